@@ -1,0 +1,210 @@
+// cule: ALE's environment semantics for one console: power-on, reset_game, act with
+// frameskip and sticky actions, paddles, truncation.  Facts: ALE 0.12.1
+// StellaEnvironment, ALEState, Console (display auto-detect), System (RNG seeding).
+#pragma once
+#include "console.hpp"
+#include "games.hpp"
+
+namespace cule {
+
+enum AleAction : uint8_t {
+  A_NOOP = 0, A_FIRE, A_UP, A_RIGHT, A_LEFT, A_DOWN, A_UPRIGHT, A_UPLEFT, A_DOWNRIGHT, A_DOWNLEFT,
+  A_UPFIRE, A_RIGHTFIRE, A_LEFTFIRE, A_DOWNFIRE, A_UPRIGHTFIRE, A_UPLEFTFIRE, A_DOWNRIGHTFIRE,
+  A_DOWNLEFTFIRE, A_NUM_ACTIONS = 18, A_RESET = 40
+};
+
+constexpr uint32_t kSystemRandomSeed = 4753849;   // ALE's system_random_seed
+constexpr int kPaddleDelta = 23000;               // ALE PADDLE_DELTA per frame
+
+// Joystick directions and fire an action presses: bit 0 up, 1 down, 2 left, 3 right, 4 fire.
+CULE_HD uint8_t action_joystick_bits(uint8_t a) {
+  switch (a) {
+    case A_FIRE: return 0x10;
+    case A_UP: return 0x01;
+    case A_RIGHT: return 0x08;
+    case A_LEFT: return 0x04;
+    case A_DOWN: return 0x02;
+    case A_UPRIGHT: return 0x09;
+    case A_UPLEFT: return 0x05;
+    case A_DOWNRIGHT: return 0x0A;
+    case A_DOWNLEFT: return 0x06;
+    case A_UPFIRE: return 0x11;
+    case A_RIGHTFIRE: return 0x18;
+    case A_LEFTFIRE: return 0x14;
+    case A_DOWNFIRE: return 0x12;
+    case A_UPRIGHTFIRE: return 0x19;
+    case A_UPLEFTFIRE: return 0x15;
+    case A_DOWNRIGHTFIRE: return 0x1A;
+    case A_DOWNLEFTFIRE: return 0x16;
+    default: return 0;
+  }
+}
+
+// ALEState::resetKeys(): releases everything and sets the difficulty switches.
+CULE_HD void ale_reset_keys(Console& c) {
+  c.in.joy[0] = c.in.joy[1] = 0;
+  c.in.paddle_fire = 0;
+  uint8_t d = c.difficulty;
+  uint8_t e = 0;
+  e |= (d & 1) ? 0x04 : 0x08;          // left difficulty A / B
+  e |= (d & 2) ? 0x10 : 0x20;          // right difficulty A / B
+  c.in.console = e;
+}
+
+CULE_HD void ale_set_paddles(Console& c, int32_t left, int32_t right) {
+  c.left_paddle = left;
+  c.right_paddle = right;
+  c.in.paddle_res[0] = left;
+  c.in.paddle_res[1] = right;
+}
+
+CULE_HD void ale_reset_paddles(Console& c, const GameConfig& g) {
+  int32_t mid = (g.paddle_min + g.paddle_max) / 2;
+  ale_set_paddles(c, mid, mid);
+}
+
+// ALEState::applyActionJoysticks() for player A (player B always NOOP here).
+CULE_HD void ale_apply_joystick(Console& c, uint8_t a) {
+  ale_reset_keys(c);
+  if (a == A_RESET) c.in.console |= 0x01;
+  else c.in.joy[0] = action_joystick_bits(a);
+}
+
+// ALEState::applyActionPaddles() for player A with strength 1 (player B: NOOP).
+CULE_HD void ale_apply_paddles(Console& c, const GameConfig& g, uint8_t a) {
+  ale_reset_keys(c);
+  int delta = 0;
+  uint8_t bits = action_joystick_bits(a);
+  if (a != A_RESET) {
+    if (bits & 0x08) delta = -kPaddleDelta;
+    else if (bits & 0x04) delta = kPaddleDelta;
+  }
+  int32_t left = c.left_paddle + delta;
+  if (left < g.paddle_min) left = g.paddle_min;
+  if (left > g.paddle_max) left = g.paddle_max;
+  int32_t right = c.right_paddle;
+  if (right < g.paddle_min) right = g.paddle_min;
+  if (right > g.paddle_max) right = g.paddle_max;
+  ale_set_paddles(c, left, right);
+  if (a == A_RESET) c.in.console |= 0x01;
+  if (a != A_RESET && (bits & 0x10)) c.in.paddle_fire |= 0x01;
+}
+
+// One emulated frame followed by the RomSettings step, as StellaEnvironment::emulate does.
+CULE_HD void ale_frame(Machine& m) {
+  run_frame(m);
+  game_step(m.c, m.g.game_id);
+}
+
+// StellaEnvironment::emulate(a, NOOP, n).
+CULE_HD void ale_emulate(Machine& m, uint8_t a, int n) {
+  if (m.g.use_paddles) {
+    for (int i = 0; i < n; ++i) {
+      ale_apply_paddles(m.c, m.g, a);
+      ale_frame(m);
+    }
+  } else {
+    ale_apply_joystick(m.c, a);
+    for (int i = 0; i < n; ++i) ale_frame(m);
+  }
+}
+
+CULE_HD void ale_soft_reset(Machine& m) {
+  ale_emulate(m, A_RESET, 4);
+  m.c.action_a = A_NOOP;
+}
+
+// StellaEnvironment::pressSelect(n).
+CULE_HD void ale_press_select(Machine& m, int n) {
+  ale_reset_keys(m.c);
+  m.c.in.console |= 0x02;
+  for (int i = 0; i < n; ++i) run_frame(m);
+  ale_emulate(m, A_NOOP, 1);
+  m.c.frame_number++;
+  m.c.episode_frame_number++;
+}
+
+// RomSettings::setMode() for the selected game.
+CULE_HD void ale_set_mode(Machine& m) {
+  ModeRule r = game_mode_rule(m.g.game_id);
+  if (r.ram < 0) return;
+  while (!game_mode_selected(m.c, m.g.game_id, m.c.mode)) ale_press_select(m, r.presses);
+  ale_soft_reset(m);
+}
+
+// The game's starting actions (RomSettings::getStartingActions) - none for the first six.
+CULE_HD void ale_starting_actions(Machine& m) { (void)m; }
+
+// Power-on: the console as ALE constructs it (Console ctor, then StellaEnvironment ctor).
+// `env_seed` seeds the environment RNG (sticky actions), as ALE's random_seed.
+CULE_HD void ale_power_on(Machine& m, uint32_t env_seed, uint8_t mode, uint8_t difficulty) {
+  Console& c = m.c;
+  const GameConfig& g = m.g;
+  // Zero everything first: a fresh Console has no history.
+  uint8_t* raw = (uint8_t*)&c;
+  for (uint32_t i = 0; i < sizeof(Console); ++i) raw[i] = 0;
+  mt_seed(c.sys_rng, kSystemRandomSeed);
+  for (int i = 0; i < 128; ++i) c.riot.ram[i] = (uint8_t)mt_next(c.sys_rng);
+  riot_reset(c);   // the M6532 constructor resets itself once
+  // Switches' latch from the properties (difficulty B clears the bit; colour TV sets 0x08).
+  uint8_t sw = 0xFF;
+  if (!g.right_diff_a) sw &= (uint8_t)~0x80;
+  if (!g.left_diff_a) sw &= (uint8_t)~0x40;
+  c.riot.swchb = sw;
+  c.bank = cart_reset_bank(g.cart_type);
+  c.cpu.sp = 0xFF;
+  if (g.autodetect) {
+    // Console::Console(): format auto-detection runs 60 frames with no input, as NTSC,
+    // with the properties' height.
+    system_reset(m, false, g.height);
+    for (int i = 0; i < 60; ++i) run_frame(m);
+  }
+  system_reset(m, g.pal != 0, g.screen_height);
+  // StellaEnvironment ctor.
+  if (g.use_paddles) ale_reset_paddles(c, g);
+  mt_seed(c.env_rng, env_seed);
+  c.mode = mode;
+  c.difficulty = difficulty;
+  c.action_a = A_NOOP;
+}
+
+// StellaEnvironment::reset() = ALEInterface::reset_game().
+CULE_HD void ale_reset_game(Machine& m) {
+  Console& c = m.c;
+  c.episode_frame_number = 0;
+  c.truncated = 0;
+  ale_reset_paddles(c, m.g);
+  system_reset(m, m.g.pal != 0, m.g.screen_height);
+  ale_emulate(m, A_NOOP, 60);
+  ale_soft_reset(m);
+  game_reset(c, m.g.game_id);
+  ale_set_mode(m);
+  ale_soft_reset(m);
+  ale_starting_actions(m);
+}
+
+CULE_HD bool ale_truncated(const Console& c, int32_t max_frames) {
+  return max_frames > 0 && c.episode_frame_number >= max_frames;
+}
+
+// StellaEnvironment::act(a, NOOP): frameskip frames with sticky actions; returns the
+// summed reward.
+CULE_HD int32_t ale_act(Machine& m, uint8_t action, int frameskip, float repeat_p, int32_t max_frames) {
+  Console& c = m.c;
+  int32_t total = 0;
+  for (int i = 0; i < frameskip; ++i) {
+    if (mt_next_double(c.env_rng) >= (double)repeat_p) c.action_a = action;
+    (void)mt_next_double(c.env_rng);   // player B's draw
+    if (c.game.terminal || ale_truncated(c, max_frames)) continue;
+    uint8_t a = c.action_a;
+    if (a == A_RESET) a = A_NOOP;
+    ale_emulate(m, a, 1);
+    c.frame_number++;
+    c.episode_frame_number++;
+    total += c.game.reward;
+  }
+  c.truncated = ale_truncated(c, max_frames) ? 1 : 0;
+  return total;
+}
+
+}  // namespace cule

@@ -1,0 +1,157 @@
+// cule: Python bindings (pybind11) for the CPU backend and the CPU test bus.
+// Buffers cross the boundary as NumPy arrays the Python side allocated (and wraps as
+// torch tensors without copying); the GIL is released while consoles run.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "cpu_backend.hpp"
+#include "flat_bus.hpp"
+
+namespace py = pybind11;
+using namespace cule;
+
+namespace {
+
+template <class T>
+T* writable(py::array& a, const char* what, size_t count) {
+  if (!py::isinstance<py::array_t<T>>(a) || !(a.flags() & py::array::c_style) || !a.writeable())
+    throw std::invalid_argument(std::string(what) + ": expected a writable C-contiguous array of the right dtype");
+  if ((size_t)a.size() != count)
+    throw std::invalid_argument(std::string(what) + ": expected " + std::to_string(count) + " elements, got " +
+                                std::to_string(a.size()));
+  return static_cast<T*>(a.mutable_data());
+}
+
+template <class T>
+const T* readable(const py::array& a, const char* what, size_t count) {
+  if (!py::isinstance<py::array_t<T>>(a) || !(a.flags() & py::array::c_style))
+    throw std::invalid_argument(std::string(what) + ": expected a C-contiguous array of the right dtype");
+  if ((size_t)a.size() != count)
+    throw std::invalid_argument(std::string(what) + ": expected " + std::to_string(count) + " elements, got " +
+                                std::to_string(a.size()));
+  return static_cast<const T*>(a.data());
+}
+
+GameConfig config_from_dict(const py::dict& d) {
+  GameConfig g{};
+  g.rom_size = d["rom_size"].cast<uint32_t>();
+  g.cart_type = d["cart_type"].cast<uint8_t>();
+  g.game_id = d["game_id"].cast<uint8_t>();
+  g.pal = d["pal"].cast<bool>();
+  g.autodetect = d["autodetect"].cast<bool>();
+  auto types = d["ctrl_type"].cast<std::vector<int>>();
+  auto jacks = d["ctrl_jack"].cast<std::vector<int>>();
+  for (int i = 0; i < 2; ++i) { g.ctrl_type[i] = (uint8_t)types.at(i); g.ctrl_jack[i] = (uint8_t)jacks.at(i); }
+  g.swap_paddles = d["swap_paddles"].cast<bool>();
+  g.left_diff_a = d["left_diff_a"].cast<bool>();
+  g.right_diff_a = d["right_diff_a"].cast<bool>();
+  g.hmove_blanks = d["hmove_blanks"].cast<bool>();
+  g.use_paddles = g.ctrl_type[0] == CTRL_PADDLES || g.ctrl_type[1] == CTRL_PADDLES;
+  g.ystart = d["ystart"].cast<uint16_t>();
+  g.height = d["height"].cast<uint16_t>();
+  g.screen_height = d["screen_height"].cast<uint16_t>();
+  g.paddle_min = d["paddle_min"].cast<int32_t>();
+  g.paddle_max = d["paddle_max"].cast<int32_t>();
+  if (g.cart_type >= CART_COUNT) throw std::invalid_argument("unknown cartridge type");
+  if (g.game_id >= GAME_COUNT) throw std::invalid_argument("unknown game id");
+  return g;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "cule native core: the batched Atari 2600 emulator (CPU backend)";
+  m.attr("console_state_bytes") = (int)sizeof(Console);
+  m.attr("frame_buffer_bytes") = kFrameBufferBytes;
+  m.attr("cuda") = false;
+
+  py::class_<CpuBatch>(m, "CpuBatch")
+      .def(py::init([](const py::dict& cfg, const py::bytes& rom, int num_envs, int num_threads) {
+             return new CpuBatch(config_from_dict(cfg), std::string(rom), num_envs, num_threads);
+           }),
+           py::arg("config"), py::arg("rom"), py::arg("num_envs"), py::arg("num_threads"))
+      .def_property_readonly("num_envs", &CpuBatch::num_envs)
+      .def_property_readonly("num_threads", &CpuBatch::num_threads)
+      .def("load", [](CpuBatch& b, const py::array& seeds, const py::array& modes, const py::array& diffs) {
+        size_t n = (size_t)b.num_envs();
+        const uint32_t* s = readable<uint32_t>(seeds, "seeds", n);
+        const uint8_t* mo = readable<uint8_t>(modes, "modes", n);
+        const uint8_t* di = readable<uint8_t>(diffs, "difficulties", n);
+        py::gil_scoped_release nogil;
+        b.load(s, mo, di);
+      })
+      .def("reset", [](CpuBatch& b, const py::array& ids) {
+        const int64_t* p = readable<int64_t>(ids, "env_ids", (size_t)ids.size());
+        int count = (int)ids.size();
+        for (int k = 0; k < count; ++k)
+          if (p[k] < 0 || p[k] >= b.num_envs()) throw std::out_of_range("env id out of range");
+        py::gil_scoped_release nogil;
+        b.reset(p, count);
+      })
+      .def("act", [](CpuBatch& b, const py::array& actions, py::array& rewards, int frameskip, float p, int32_t max_frames) {
+        size_t n = (size_t)b.num_envs();
+        const uint8_t* a = readable<uint8_t>(actions, "actions", n);
+        int32_t* r = writable<int32_t>(rewards, "rewards", n);
+        py::gil_scoped_release nogil;
+        b.act(a, r, frameskip, p, max_frames);
+      })
+      .def("read_ram", [](CpuBatch& b, py::array& out) {
+        b.read_ram(writable<uint8_t>(out, "ram", (size_t)b.num_envs() * 128));
+      })
+      .def("read_info", [](CpuBatch& b, py::array& lives, py::array& term, py::array& trunc, py::array& ep, py::array& fr) {
+        size_t n = (size_t)b.num_envs();
+        b.read_info(writable<int32_t>(lives, "lives", n), writable<uint8_t>(term, "terminated", n),
+                    writable<uint8_t>(trunc, "truncated", n), writable<int32_t>(ep, "episode_frame_number", n),
+                    writable<int32_t>(fr, "frame_number", n));
+      })
+      .def("screen_rgb", [](CpuBatch& b, py::array& out) {
+        uint8_t* o = writable<uint8_t>(out, "screen", (size_t)b.num_envs() * b.config().screen_height * 160 * 3);
+        py::gil_scoped_release nogil;
+        b.screen_rgb(o);
+      })
+      .def("screen_grayscale", [](CpuBatch& b, py::array& out) {
+        uint8_t* o = writable<uint8_t>(out, "screen", (size_t)b.num_envs() * b.config().screen_height * 160);
+        py::gil_scoped_release nogil;
+        b.screen_gray(o);
+      })
+      .def("screen_index", [](CpuBatch& b, py::array& out) {
+        b.screen_index(writable<uint8_t>(out, "screen", (size_t)b.num_envs() * b.config().screen_height * 160));
+      })
+      .def("debug_state", [](CpuBatch& b, int i) {
+        if (i < 0 || i >= b.num_envs()) throw std::out_of_range("env id out of range");
+        const Console& c = b.console(i);
+        py::dict d;
+        d["pc"] = c.cpu.pc; d["a"] = c.cpu.a; d["x"] = c.cpu.x; d["y"] = c.cpu.y;
+        d["sp"] = c.cpu.sp; d["p"] = c.cpu.p; d["halted"] = c.cpu.halted;
+        d["cycles"] = c.cycles; d["bank"] = c.bank;
+        d["timer"] = c.riot.timer; d["interval_shift"] = c.riot.interval_shift;
+        d["cycles_when_timer_set"] = c.riot.cycles_when_timer_set;
+        d["cycles_when_irq_reset"] = c.riot.cycles_when_irq_reset;
+        d["timer_read_after_irq"] = c.riot.timer_read_after_irq;
+        d["posp0"] = c.tia.posp0; d["posp1"] = c.tia.posp1; d["posm0"] = c.tia.posm0;
+        d["posm1"] = c.tia.posm1; d["posbl"] = c.tia.posbl; d["collision"] = c.tia.collision;
+        d["clk_frame_start"] = c.tia.clk_frame_start; d["scanline_count_last"] = c.tia.scanline_count_last;
+        d["partial_frame"] = c.tia.partial_frame;
+        d["left_paddle"] = c.left_paddle; d["right_paddle"] = c.right_paddle;
+        d["score"] = c.game.score; d["action_a"] = c.action_a;
+        return d;
+      });
+
+  m.def("cpu_run_flat", [](py::array& mem, uint16_t pc, uint64_t max_instructions, bool stop_on_self_jump,
+                           uint8_t a, uint8_t x, uint8_t y, uint8_t sp, uint8_t p) {
+        uint8_t* mm = writable<uint8_t>(mem, "memory", 65536);
+        FlatRunResult r;
+        {
+          py::gil_scoped_release nogil;
+          r = cpu_run_flat(mm, pc, max_instructions, stop_on_self_jump, a, x, y, sp, p);
+        }
+        py::dict d;
+        d["pc"] = r.pc; d["a"] = r.a; d["x"] = r.x; d["y"] = r.y; d["sp"] = r.sp; d["p"] = r.p;
+        d["halted"] = r.halted; d["cycles"] = r.cycles; d["instructions"] = r.instructions;
+        return d;
+      },
+      py::arg("memory"), py::arg("pc"), py::arg("max_instructions"), py::arg("stop_on_self_jump") = false,
+      py::arg("a") = 0, py::arg("x") = 0, py::arg("y") = 0, py::arg("sp") = 0xFF, py::arg("p") = 0x30,
+      "Run the 6507 core over a flat 64 KiB memory (no mirroring), for CPU tests.");
+}

@@ -1,0 +1,20 @@
+// cule: shared definitions for the per-console emulator core.
+//
+// Everything on the emulation step path is written as plain functions over plain
+// structs and marked CULE_HD, so the CPU thread pool and the CUDA kernels compile
+// the very same code.  No virtual calls, heap allocation, exceptions or std
+// containers are allowed on that path.
+#pragma once
+
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#define CULE_HD __host__ __device__ __forceinline__
+#define CULE_HOST_DEVICE __host__ __device__
+#else
+#define CULE_HD inline
+#define CULE_HOST_DEVICE
+#endif
+
+namespace cule {
+}  // namespace cule

@@ -1,0 +1,325 @@
+// cule: the console bus (6507 address decoding, 13-bit, as the Atari 2600 wires it)
+// and the frame loop.  Address map: A12 set -> cartridge; else A7 clear -> TIA;
+// else A9 clear -> RIOT RAM; else RIOT I/O and timer.
+#pragma once
+#include "state.hpp"
+#include "cpu6507.hpp"
+#include "tia.hpp"
+#include "riot.hpp"
+#include "cart.hpp"
+
+namespace cule {
+
+// One console's view of the machine for the duration of a call.
+struct Machine {
+  Console& c;
+  const GameConfig& g;
+  const uint8_t* rom;
+  uint8_t* fbs;              // two frame buffers, kFrameBufferBytes each
+
+  CULE_HD uint8_t* fb() { return fbs + (c.tia.cur_buf ? kFrameBufferBytes : 0); }
+};
+
+CULE_HD void tia_poke(Machine& m, uint16_t addr, uint8_t value);
+
+struct Bus {
+  Machine& m;
+  CULE_HD uint8_t peek(uint16_t addr) {
+    Console& c = m.c;
+    uint16_t a = addr & 0x1FFF;
+    uint8_t v;
+    if (a & 0x1000) v = cart_peek(c, m.g.cart_type, m.rom, a);
+    else if (!(a & 0x0080)) v = tia_peek(c, m.g, m.fb(), a);
+    else if (!(a & 0x0200)) v = c.riot.ram[a & 0x7F];
+    else v = riot_peek(c, m.g, a);
+    c.data_bus = v;
+    c.last_access_read = 1;
+    return v;
+  }
+  CULE_HD void poke(uint16_t addr, uint8_t v) {
+    Console& c = m.c;
+    uint16_t a = addr & 0x1FFF;
+    if (a & 0x1000) cart_poke(c, m.g.cart_type, a, v);
+    else if (!(a & 0x0080)) tia_poke(m, a, v);
+    else if (!(a & 0x0200)) c.riot.ram[a & 0x7F] = v;
+    else riot_poke(c, a, v);
+    c.data_bus = v;
+    c.last_access_read = 0;
+  }
+  CULE_HD void add_cycles(uint32_t n) { m.c.cycles += n; }
+};
+
+// Stella TIA::poke(): every write first catches the picture up (plus the register's
+// write delay), then takes effect.
+CULE_HD void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
+  Console& c = m.c;
+  TiaState& t = c.tia;
+  addr &= 0x003f;
+  const int clock = (int)(c.cycles * 3);
+  const int hpos = (clock - t.clk_frame_start) % kClocksPerLine;
+  tia_update_frame(c, m.fb(), clock + tia_write_delay(addr, hpos));
+  if ((clock - t.clk_frame_start) / kClocksPerLine > t.max_scanlines) {
+    c.stop = 1;
+    t.partial_frame = 0;
+  }
+  switch (addr) {
+    case 0x00:  // VSYNC
+      t.vsync = value;
+      if (t.vsync & 0x02) {
+        t.vsync_finish_clk = clock + kClocksPerLine;
+      } else if (clock >= t.vsync_finish_clk) {
+        t.vsync_finish_clk = 0x7FFFFFFF;
+        c.stop = 1;
+        t.partial_frame = 0;
+      }
+      break;
+    case 0x01:  // VBLANK (bit 7 grounds the paddle pots)
+      if (!(t.vblank & 0x80) && (value & 0x80)) t.dump_enabled = 1;
+      if ((t.vblank & 0x80) && !(value & 0x80)) {
+        t.dump_enabled = 0;
+        t.dump_disabled_cycle = (int32_t)c.cycles;
+      }
+      t.vblank = value;
+      break;
+    case 0x02:  // WSYNC: halt the CPU until the end of the line
+      if (c.last_access_read) {
+        uint32_t line_cycle = (c.cycles - (uint32_t)(t.clk_frame_start / 3)) % 76;
+        uint32_t to_end = 76 - line_cycle;
+        if (to_end < 76) c.cycles += to_end;
+      }
+      break;
+    case 0x03:  // RSYNC
+      break;
+    case 0x04:  // NUSIZ0
+      t.nusiz0 = value;
+      tia_point_p0(t, 0);
+      tia_point_m0(t, 0);
+      break;
+    case 0x05:  // NUSIZ1
+      t.nusiz1 = value;
+      tia_point_p1(t, 0);
+      tia_point_m1(t);
+      break;
+    case 0x06: t.colup0 = tia_colour_value(t, value); break;  // COLUP0
+    case 0x07: t.colup1 = tia_colour_value(t, value); break;  // COLUP1
+    case 0x08: t.colupf = tia_colour_value(t, value); break;  // COLUPF
+    case 0x09: t.colubk = tia_colour_value(t, value); break;  // COLUBK
+    case 0x0A:  // CTRLPF
+      t.ctrlpf = value;
+      t.prio_score = (uint8_t)((value & 0x06) << 5);
+      if (hpos < kHBlank + 79) t.pfm_reflect = value & 0x01;
+      tia_point_bl(t);
+      break;
+    case 0x0B: {  // REFP0
+      uint8_t r = (value & 0x08) ? 1 : 0;
+      if (r != t.refp0) { t.refp0 = r; t.cur_grp0 = reflect_byte(t.cur_grp0); }
+      break;
+    }
+    case 0x0C: {  // REFP1
+      uint8_t r = (value & 0x08) ? 1 : 0;
+      if (r != t.refp1) { t.refp1 = r; t.cur_grp1 = reflect_byte(t.cur_grp1); }
+      break;
+    }
+    case 0x0D:  // PF0
+      t.pf = (t.pf & 0x000FFFF0u) | ((value >> 4) & 0x0F);
+      tia_set_bit(t.enabled, BIT_PF, t.pf != 0);
+      break;
+    case 0x0E:  // PF1
+      t.pf = (t.pf & 0x000FF00Fu) | ((uint32_t)value << 4);
+      tia_set_bit(t.enabled, BIT_PF, t.pf != 0);
+      break;
+    case 0x0F:  // PF2
+      t.pf = (t.pf & 0x00000FFFu) | ((uint32_t)value << 12);
+      tia_set_bit(t.enabled, BIT_PF, t.pf != 0);
+      break;
+    case 0x10:    // RESP0
+    case 0x11: {  // RESP1
+      const bool p1 = addr == 0x11;
+      int newx = hpos < kHBlank ? 3 : (((hpos - kHBlank) + 5) % 160);
+      int16_t& pos = p1 ? t.posp1 : t.posp0;
+      int when = player_reset_when((p1 ? t.nusiz1 : t.nusiz0) & 7, pos, newx);
+      if (when == 1) tia_update_frame(c, m.fb(), clock + 11);
+      pos = (int16_t)newx;
+      if (p1) tia_point_p1(t, when == -1 ? 0 : 1); else tia_point_p0(t, when == -1 ? 0 : 1);
+      break;
+    }
+    case 0x12:  // RESM0
+      t.posm0 = (int16_t)(hpos < kHBlank ? 2 : (((hpos - kHBlank) + 4) % 160));
+      if ((clock - t.last_hmove_clk) == 20 * 3 && hpos == 69) t.posm0 = 8;
+      tia_point_m0(t, 0);
+      break;
+    case 0x13:  // RESM1
+      t.posm1 = (int16_t)(hpos < kHBlank ? 2 : (((hpos - kHBlank) + 4) % 160));
+      if ((clock - t.last_hmove_clk) == 3 * 3 && hpos == 18) t.posm1 = 3;
+      tia_point_m1(t);
+      break;
+    case 0x14: {  // RESBL
+      t.posbl = (int16_t)(hpos < kHBlank ? 2 : (((hpos - kHBlank) + 4) % 160));
+      const int since = clock - t.last_hmove_clk;
+      if (since == 18 * 3 && (hpos == 60 || hpos == 69)) t.posbl = 10;
+      else if (since == 3 * 3 && hpos == 18) t.posbl = 3;
+      else if (since == 7 * 3 && hpos == 30) t.posbl = 6;
+      else if (since == 6 * 3 && hpos == 27) t.posbl = 5;
+      tia_point_bl(t);
+      break;
+    }
+    case 0x1B:  // GRP0
+      t.grp0 = value;
+      t.dgrp1 = t.grp1;
+      tia_update_grp(t);
+      break;
+    case 0x1C:  // GRP1
+      t.grp1 = value;
+      t.dgrp0 = t.grp0;
+      t.denabl = t.enabl;
+      tia_update_grp(t);
+      tia_set_bit(t.enabled, BIT_BL, t.vdelbl ? t.denabl : t.enabl);
+      break;
+    case 0x1D:  // ENAM0
+      t.enam0 = (value & 0x02) ? 1 : 0;
+      tia_set_bit(t.enabled, BIT_M0, t.enam0 && !t.resmp0);
+      break;
+    case 0x1E:  // ENAM1
+      t.enam1 = (value & 0x02) ? 1 : 0;
+      tia_set_bit(t.enabled, BIT_M1, t.enam1 && !t.resmp1);
+      break;
+    case 0x1F:  // ENABL
+      t.enabl = (value & 0x02) ? 1 : 0;
+      tia_set_bit(t.enabled, BIT_BL, t.vdelbl ? t.denabl : t.enabl);
+      break;
+    case 0x20: t.hmp0 = (int8_t)(value >> 4); break;  // HMP0
+    case 0x21: t.hmp1 = (int8_t)(value >> 4); break;  // HMP1
+    case 0x22: {  // HMM0 (a write right after HMOVE arms Cosmic Ark's missile trick)
+      int8_t hm = (int8_t)(value >> 4);
+      if (clock == t.last_hmove_clk + 21 * 3 && t.hmm0 == 7 && hm == 6) {
+        t.cosmic_enabled = 1;
+        t.cosmic_counter = 0;
+      }
+      t.hmm0 = hm;
+      break;
+    }
+    case 0x23: t.hmm1 = (int8_t)(value >> 4); break;  // HMM1
+    case 0x24: t.hmbl = (int8_t)(value >> 4); break;  // HMBL
+    case 0x25:  // VDELP0
+      t.vdelp0 = value & 0x01;
+      tia_update_grp(t);
+      break;
+    case 0x26:  // VDELP1
+      t.vdelp1 = value & 0x01;
+      tia_update_grp(t);
+      break;
+    case 0x27:  // VDELBL
+      t.vdelbl = value & 0x01;
+      tia_set_bit(t.enabled, BIT_BL, t.vdelbl ? t.denabl : t.enabl);
+      break;
+    case 0x28:    // RESMP0
+    case 0x29: {  // RESMP1: releasing the lock centres the missile on its player
+      const bool p1 = addr == 0x29;
+      uint8_t& lock = p1 ? t.resmp1 : t.resmp0;
+      if (lock && !(value & 0x02)) {
+        uint8_t mode = (p1 ? t.nusiz1 : t.nusiz0) & 7;
+        int middle = mode == 5 ? 8 : mode == 7 ? 16 : 4;
+        if (p1) { t.posm1 = (int16_t)((t.posp1 + middle) % 160); tia_point_m1(t); }
+        else { t.posm0 = (int16_t)((t.posp0 + middle) % 160); tia_point_m0(t, 0); }
+      }
+      lock = (value & 0x02) ? 1 : 0;
+      if (p1) tia_set_bit(t.enabled, BIT_M1, t.enam1 && !t.resmp1);
+      else tia_set_bit(t.enabled, BIT_M0, t.enam0 && !t.resmp0);
+      break;
+    }
+    case 0x2A: {  // HMOVE
+      const int x = hpos / 3;
+      if (t.allow_hmove_blanks && (x <= 20 || x == 75)) t.hmove_blank = 1;
+      int16_t* pos[5] = {&t.posp0, &t.posp1, &t.posm0, &t.posm1, &t.posbl};
+      const int8_t hm[5] = {t.hmp0, t.hmp1, t.hmm0, t.hmm1, t.hmbl};
+      for (int i = 0; i < 5; ++i) {
+        int p = *pos[i] + hmove_motion(x, hm[i]);
+        if (p >= 160) p -= 160; else if (p < 0) p += 160;
+        *pos[i] = (int16_t)p;
+      }
+      tia_point_bl(t);
+      tia_point_p0(t, 0);
+      tia_point_p1(t, 0);
+      tia_point_m0(t, 0);
+      tia_point_m1(t);
+      t.last_hmove_clk = clock;
+      t.cosmic_enabled = 0;
+      break;
+    }
+    case 0x2B:  // HMCLR
+      t.hmp0 = t.hmp1 = t.hmm0 = t.hmm1 = t.hmbl = 0;
+      break;
+    case 0x2C:  // CXCLR
+      t.collision = 0;
+      break;
+    default:    // audio registers (AUDC0..AUDV1) and unused addresses
+      break;
+  }
+}
+
+// ---- system-level operations ----
+
+// System::resetCycles(): every device rebases on cycle 0.
+CULE_HD void system_reset_cycles(Console& c) {
+  riot_cycles_reset(c);
+  tia_cycles_reset(c);
+  c.cycles = 0;
+}
+
+// System::reset(): devices reset in attach order (RIOT, TIA, cartridge), then the CPU.
+CULE_HD void system_reset(Machine& m, bool pal, uint16_t height) {
+  Console& c = m.c;
+  system_reset_cycles(c);
+  riot_reset(c);
+  tia_reset(c, m.fbs, m.g.ystart, height, pal, m.g.hmove_blanks != 0);
+  c.bank = cart_reset_bank(m.g.cart_type);
+  Bus bus{m};
+  cpu_reset(c.cpu, bus);
+  c.last_access_read = 1;
+}
+
+// TIA::startFrame().
+CULE_HD void frame_start(Machine& m) {
+  Console& c = m.c;
+  TiaState& t = c.tia;
+  t.cur_buf ^= 1;
+  uint32_t clocks = (c.cycles * 3 - (uint32_t)t.clk_frame_start) % kClocksPerLine;
+  system_reset_cycles(c);
+  t.clk_frame_start = -(int32_t)clocks;
+  t.clk_disp_start = t.clk_frame_start + kClocksPerLine * t.ystart;
+  t.clk_disp_stop = t.clk_disp_start + kClocksPerLine * t.height;
+  t.clk_last_update = t.clk_disp_start;
+  t.clks_to_eol = kClocksPerLine;
+  t.fb_pos = 0;
+  if (t.color_loss) {
+    if (t.scanline_count_last & 0x01) {
+      t.colup0 |= 1; t.colup1 |= 1; t.colupf |= 1; t.colubk |= 1;
+    } else {
+      t.colup0 &= 0xfe; t.colup1 &= 0xfe; t.colupf &= 0xfe; t.colubk &= 0xfe;
+    }
+  }
+  t.frame_greyed = 0;
+}
+
+// TIA::update(): run the CPU until the TIA ends the frame (VSYNC, or a write past the
+// last allowed scanline), or for at most 25,000 instructions.
+CULE_HD void run_frame(Machine& m) {
+  Console& c = m.c;
+  TiaState& t = c.tia;
+  if (!t.partial_frame) frame_start(m);
+  t.partial_frame = 1;
+  c.stop = 0;
+  Bus bus{m};
+  for (int n = 25000; n != 0 && !c.stop && !c.cpu.halted; --n) cpu_step(c.cpu, bus);
+  uint32_t total = c.cycles * 3 - (uint32_t)t.clk_frame_start;
+  t.current_scanline = (int32_t)(total / kClocksPerLine);
+  if (t.partial_frame) {
+    if (!t.frame_greyed) tia_grey_out(c, m.fb());
+    t.frame_greyed = 1;
+  } else {
+    t.scanline_count_last = t.current_scanline;
+    t.frame_greyed = 0;
+  }
+}
+
+}  // namespace cule

@@ -1,0 +1,158 @@
+// cule: the CPU backend.  N consoles stepped in parallel on a thread pool; every
+// console runs the same per-console core functions the CUDA kernels call.
+#pragma once
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ale_env.hpp"
+#include "palette.hpp"
+#include "thread_pool.hpp"
+
+namespace cule {
+
+// RGB and greyscale lookup for every palette index the TIA can produce, the way
+// ALE's ColourPalette renders them (odd indices, from PAL colour loss, map to the
+// greyscale entries ALE interleaves in its tables).
+struct PaletteLut {
+  uint8_t rgb[256][3];
+  uint8_t gray[256];
+};
+
+inline uint8_t ale_luminance(uint32_t rgb) {
+  double r = (rgb >> 16) & 0xff, g = (rgb >> 8) & 0xff, b = rgb & 0xff;
+  return (uint8_t)std::round(r * 0.2989 + g * 0.5870 + b * 0.1140);
+}
+
+inline PaletteLut make_palette(bool pal) {
+  const uint32_t* colours = pal ? kPalPalette : kNtscPalette;
+  uint32_t full[257];
+  for (int i = 0; i < 128; ++i) {
+    full[2 * i] = colours[i];
+    uint8_t l = ale_luminance(colours[i]);
+    full[2 * i + 1] = ((uint32_t)l << 16) | ((uint32_t)l << 8) | l;
+  }
+  full[256] = 0;
+  PaletteLut lut;
+  for (int p = 0; p < 256; ++p) {
+    lut.rgb[p][0] = (uint8_t)(full[p] >> 16);
+    lut.rgb[p][1] = (uint8_t)(full[p] >> 8);
+    lut.rgb[p][2] = (uint8_t)full[p];
+    lut.gray[p] = (uint8_t)(full[p + 1] & 0xff);   // ALE reads entry p + 1
+  }
+  return lut;
+}
+
+class CpuBatch {
+ public:
+  CpuBatch(const GameConfig& cfg, const std::string& rom, int num_envs, int num_threads)
+      : cfg_(cfg), rom_(rom.begin(), rom.end()), n_(num_envs), pool_(num_threads),
+        consoles_(num_envs), fbs_((size_t)num_envs * 2 * kFrameBufferBytes),
+        lut_(make_palette(cfg.pal != 0)) {
+    rom_.resize(16384 > rom_.size() ? 16384 : rom_.size(), 0);
+  }
+
+  int num_envs() const { return n_; }
+  int num_threads() const { return pool_.size(); }
+  const GameConfig& config() const { return cfg_; }
+
+  Machine machine(int i) {
+    return Machine{consoles_[i], cfg_, rom_.data(), fbs_.data() + (size_t)i * 2 * kFrameBufferBytes};
+  }
+
+  // ALE loadROM(): power on, then reset_game.  seeds: one environment seed per env.
+  void load(const uint32_t* seeds, const uint8_t* modes, const uint8_t* difficulties) {
+    pool_.parallel_for(n_, [&](int b, int e) {
+      for (int i = b; i < e; ++i) {
+        Machine m = machine(i);
+        ale_power_on(m, seeds[i], modes[i], difficulties[i]);
+        ale_reset_game(m);
+      }
+    });
+  }
+
+  void reset(const int64_t* ids, int count) {
+    pool_.parallel_for(count, [&](int b, int e) {
+      for (int k = b; k < e; ++k) {
+        Machine m = machine((int)ids[k]);
+        ale_reset_game(m);
+      }
+    });
+  }
+
+  void act(const uint8_t* actions, int32_t* rewards, int frameskip, float repeat_p, int32_t max_frames) {
+    pool_.parallel_for(n_, [&](int b, int e) {
+      for (int i = b; i < e; ++i) {
+        Machine m = machine(i);
+        rewards[i] = ale_act(m, actions[i], frameskip, repeat_p, max_frames);
+      }
+    });
+  }
+
+  void read_ram(uint8_t* out) const {
+    for (int i = 0; i < n_; ++i) std::memcpy(out + 128 * (size_t)i, consoles_[i].riot.ram, 128);
+  }
+
+  void read_info(int32_t* lives, uint8_t* terminated, uint8_t* truncated, int32_t* ep_frames, int32_t* frames) const {
+    for (int i = 0; i < n_; ++i) {
+      const Console& c = consoles_[i];
+      lives[i] = game_lives(c, cfg_.game_id);
+      terminated[i] = c.game.terminal;
+      truncated[i] = c.truncated;
+      ep_frames[i] = c.episode_frame_number;
+      frames[i] = c.frame_number;
+    }
+  }
+
+  // The screen ALE would report: the current frame buffer's first screen_height lines.
+  const uint8_t* screen(int i) const {
+    const Console& c = consoles_[i];
+    return fbs_.data() + (size_t)i * 2 * kFrameBufferBytes + (c.tia.cur_buf ? kFrameBufferBytes : 0);
+  }
+
+  void screen_rgb(uint8_t* out) {
+    const size_t px = (size_t)cfg_.screen_height * 160;
+    pool_.parallel_for(n_, [&](int b, int e) {
+      for (int i = b; i < e; ++i) {
+        const uint8_t* s = screen(i);
+        uint8_t* o = out + (size_t)i * px * 3;
+        for (size_t p = 0; p < px; ++p) {
+          const uint8_t* c = lut_.rgb[s[p]];
+          o[3 * p] = c[0]; o[3 * p + 1] = c[1]; o[3 * p + 2] = c[2];
+        }
+      }
+    });
+  }
+
+  void screen_gray(uint8_t* out) {
+    const size_t px = (size_t)cfg_.screen_height * 160;
+    pool_.parallel_for(n_, [&](int b, int e) {
+      for (int i = b; i < e; ++i) {
+        const uint8_t* s = screen(i);
+        uint8_t* o = out + (size_t)i * px;
+        for (size_t p = 0; p < px; ++p) o[p] = lut_.gray[s[p]];
+      }
+    });
+  }
+
+  void screen_index(uint8_t* out) const {
+    const size_t px = (size_t)cfg_.screen_height * 160;
+    for (int i = 0; i < n_; ++i) std::memcpy(out + (size_t)i * px, screen(i), px);
+  }
+
+  const Console& console(int i) const { return consoles_[i]; }
+
+ private:
+  GameConfig cfg_;
+  std::vector<uint8_t> rom_;
+  int n_;
+  ThreadPool pool_;
+  std::vector<Console> consoles_;
+  std::vector<uint8_t> fbs_;
+  PaletteLut lut_;
+};
+
+}  // namespace cule

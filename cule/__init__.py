@@ -1,0 +1,24 @@
+"""cule: a GPU-resident, bit-exact Atari 2600 learning environment.
+
+Thousands of Atari 2600 consoles, each bit-exact with ALE (ale-py 0.12.1), stepped
+in a batch on CPU threads (and, in CUDA builds, on the GPU).
+"""
+from . import _core
+from .atari import Atari
+from .roms import list_games, load_rom
+
+__version__ = "0.1.0"
+
+
+def build_info() -> dict:
+    """Facts about this build: ``version``, ``cuda`` (CUDA backend compiled),
+    ``console_state_bytes`` (per-console emulator state, excluding frame buffers)."""
+    return {
+        "version": __version__,
+        "cuda": bool(_core.cuda),
+        "console_state_bytes": int(_core.console_state_bytes),
+        "frame_buffer_bytes": 2 * int(_core.frame_buffer_bytes),
+    }
+
+
+__all__ = ["Atari", "build_info", "list_games", "load_rom", "__version__"]

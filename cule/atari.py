@@ -1,0 +1,241 @@
+"""The batched Atari 2600 emulator: ``cule.Atari``.
+
+``Atari`` runs ``num_envs`` consoles with ALE 0.12.1's semantics (reset_game, act with
+frameskip and sticky actions, lives, terminal, truncation), every console bit-exact
+with an ``ale_py.ALEInterface`` given the same ROM, seed and actions.
+"""
+from __future__ import annotations
+
+import os
+from typing import Optional, Sequence, Union
+
+import numpy as np
+import torch
+
+from . import _core
+from .roms import Rom, load_rom, native_config
+
+_MAX_SEED = 2**31 - 1   # ALE's random_seed is a non-negative int32
+
+
+def _as_index_array(values, name: str, upper: int) -> np.ndarray:
+    if isinstance(values, torch.Tensor):
+        if values.dtype in (torch.bool,) or values.is_floating_point() or values.is_complex():
+            raise ValueError(f"{name} must be integers, got a {values.dtype} tensor")
+        arr = values.detach().to("cpu").numpy()
+    else:
+        arr = np.asarray(values)
+        if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+            raise ValueError(f"{name} must be integers, got dtype {arr.dtype}")
+    arr = arr.astype(np.int64, copy=False).reshape(-1)
+    if arr.size and (arr.min() < 0 or arr.max() >= upper):
+        bad = arr[(arr < 0) | (arr >= upper)][0]
+        raise ValueError(f"{name} contains {int(bad)}, outside [0, {upper})")
+    return arr
+
+
+class Atari:
+    """``num_envs`` Atari 2600 consoles with ALE 0.12.1 semantics, stepped in a batch.
+
+    Args:
+        game: an ALE game id (``"pong"``, ``"Pong"``, ``"space_invaders"``) or the path
+            of a ROM file; ROMs are identified by MD5 (see ``cule.list_games()``).
+        num_envs: number of consoles, >= 1.
+        device: ``"cpu"`` (the CUDA backend is not built yet; see ``cule.build_info()``).
+        frameskip: frames emulated per ``act`` call (ALE ``frame_skip``), >= 1.
+        repeat_action_probability: probability that a frame repeats the previous
+            action instead of the new one (sticky actions), decided on every frame as
+            ALE does, in [0, 1].  ALE's default 0.25.
+        full_action_space: ``action_set`` lists all 18 actions instead of the
+            game's minimal set.
+        max_num_frames_per_episode: truncate an episode after this many frames
+            (0: never), as ALE's setting of that name.
+        mode, difficulty: game mode and difficulty switches (None: ALE's defaults,
+            from ALE 0.12.1 RomSettings); must be ones the game offers.
+        seed: an int ``s`` (env ``i`` is seeded ``s + i``, like ALEInterface's
+            ``random_seed``), one int per env, or None for random seeds.  Seeds must be
+            in [0, 2**31 - 1].
+        num_threads: CPU threads stepping the consoles (default: all cores).
+
+    Raises:
+        ValueError: unknown or unsupported game, unreadable or unknown ROM file, or
+            an argument out of range.
+    """
+
+    def __init__(self, game: Union[str, os.PathLike], num_envs: int, *, device: Union[str, torch.device] = "cpu",
+                 frameskip: int = 1, repeat_action_probability: float = 0.25, full_action_space: bool = False,
+                 max_num_frames_per_episode: int = 0, mode: Optional[int] = None,
+                 difficulty: Optional[int] = None, seed: Union[None, int, Sequence[int]] = None,
+                 num_threads: Optional[int] = None):
+        self.rom: Rom = load_rom(game)
+        info = self.rom.info
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
+        num_envs = int(num_envs)
+        try:
+            self.device = torch.device(device)
+        except (RuntimeError, TypeError) as e:
+            raise ValueError(f"invalid device {device!r}: {e}") from None
+        if self.device.type != "cpu":
+            raise ValueError(f"device {device!r} is not available: this build of cule has only the CPU backend "
+                             f"(cule.build_info()['cuda'] is False)")
+        if isinstance(frameskip, bool) or not isinstance(frameskip, (int, np.integer)) or frameskip < 1:
+            raise ValueError(f"frameskip must be an integer >= 1, got {frameskip!r}")
+        p = float(repeat_action_probability)
+        if not (0.0 <= p <= 1.0):
+            raise ValueError(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
+        if (isinstance(max_num_frames_per_episode, bool) or not isinstance(max_num_frames_per_episode, (int, np.integer))
+                or max_num_frames_per_episode < 0 or max_num_frames_per_episode > 2**31 - 1):
+            raise ValueError(f"max_num_frames_per_episode must be an integer >= 0, got {max_num_frames_per_episode!r}")
+        modes = info["modes"]
+        if mode is None:
+            mode = info["default_mode"]
+        elif mode not in modes:
+            raise ValueError(f"mode {mode!r} is not available for {self.rom.game}; available modes: {modes}")
+        difficulties = info["difficulties"]
+        if difficulty is None:
+            difficulty = 0
+        elif difficulty not in difficulties:
+            raise ValueError(f"difficulty {difficulty!r} is not available for {self.rom.game}; "
+                             f"available difficulties: {difficulties}")
+        if num_threads is None:
+            num_threads = os.cpu_count() or 1
+        if isinstance(num_threads, bool) or not isinstance(num_threads, (int, np.integer)) or num_threads < 1:
+            raise ValueError(f"num_threads must be an integer >= 1, got {num_threads!r}")
+        seeds = self._seeds(seed, num_envs)
+
+        self.game = self.rom.game
+        self.num_envs = num_envs
+        self.frameskip = int(frameskip)
+        # ALE stores the probability as a float (32-bit) and compares draws against it.
+        self.repeat_action_probability = float(np.float32(p))
+        self.full_action_space = bool(full_action_space)
+        self.max_num_frames_per_episode = int(max_num_frames_per_episode)
+        self.mode = int(mode)
+        self.difficulty = int(difficulty)
+        self.seeds = seeds
+        self.screen_shape = self.rom.screen_shape
+        ids = list(range(18)) if self.full_action_space else list(info["minimal_actions"])
+        self.action_set = torch.tensor(ids, dtype=torch.int64)
+        self._batch = _core.CpuBatch(native_config(self.rom), self.rom.data, num_envs, int(num_threads))
+        self._rewards = np.zeros(num_envs, dtype=np.int32)
+        self._batch.load(seeds.astype(np.uint32), np.full(num_envs, self.mode, np.uint8),
+                         np.full(num_envs, self.difficulty, np.uint8))
+
+    @staticmethod
+    def _seeds(seed, n: int) -> np.ndarray:
+        if seed is None:
+            return np.random.SeedSequence().generate_state(n, dtype=np.uint32) & np.uint32(_MAX_SEED)
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            s = int(seed)
+            if s < 0 or s + n - 1 > _MAX_SEED:
+                raise ValueError(f"seed must be in [0, {_MAX_SEED - n + 1}] for {n} envs, got {seed!r}")
+            return np.arange(s, s + n, dtype=np.int64)
+        try:
+            arr = np.asarray(list(seed))
+        except TypeError:
+            raise ValueError(f"seed must be None, an int or a sequence of ints, got {type(seed).__name__}") from None
+        if arr.shape != (n,) or not np.issubdtype(arr.dtype, np.integer):
+            raise ValueError(f"seed must hold one integer per env ({n}), got shape {arr.shape} dtype {arr.dtype}")
+        if arr.min() < 0 or arr.max() > _MAX_SEED:
+            raise ValueError(f"seeds must be in [0, {_MAX_SEED}]")
+        return arr.astype(np.int64)
+
+    # ---- stepping ----
+
+    def act(self, actions) -> torch.Tensor:
+        """Emulate ``frameskip`` frames on every console (ALE ``act``).
+
+        Args:
+            actions: int tensor (or array) of shape [num_envs] holding ALE action ids
+                (0..17, see ``action_set``); an action the game forbids becomes NOOP.
+        Returns:
+            int32 tensor [num_envs]: rewards summed over the frameskip frames.
+        Raises:
+            ValueError: wrong shape, non-integer dtype, or an id outside [0, 18).
+        """
+        if isinstance(actions, torch.Tensor):
+            shape = tuple(actions.shape)
+        else:
+            shape = np.shape(actions)
+        if shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got {shape}")
+        a = _as_index_array(actions, "actions", 18).astype(np.uint8)
+        self._batch.act(a, self._rewards, self.frameskip, self.repeat_action_probability,
+                        self.max_num_frames_per_episode)
+        return torch.from_numpy(self._rewards.copy())
+
+    def reset(self, env_ids=None) -> None:
+        """ALE ``reset_game`` for every console, or for the given env indices.
+
+        RAM is not cleared (as in ALE, it carries over between episodes).
+        Raises ValueError for non-integer or out-of-range ids.
+        """
+        if env_ids is None:
+            ids = np.arange(self.num_envs, dtype=np.int64)
+        else:
+            ids = np.unique(_as_index_array(env_ids, "env_ids", self.num_envs))
+        if ids.size:
+            self._batch.reset(np.ascontiguousarray(ids, dtype=np.int64))
+
+    # ---- observations ----
+
+    @property
+    def ram(self) -> torch.Tensor:
+        """uint8 tensor [num_envs, 128]: the RIOT RAM ($80-$FF), as ALE's getRAM."""
+        out = np.empty((self.num_envs, 128), dtype=np.uint8)
+        self._batch.read_ram(out)
+        return torch.from_numpy(out)
+
+    def screen_rgb(self) -> torch.Tensor:
+        """uint8 tensor [num_envs, H, W, 3] of the last frame, as ALE's getScreenRGB."""
+        h, w = self.screen_shape
+        out = np.empty((self.num_envs, h, w, 3), dtype=np.uint8)
+        self._batch.screen_rgb(out)
+        return torch.from_numpy(out)
+
+    def screen_grayscale(self) -> torch.Tensor:
+        """uint8 tensor [num_envs, H, W] of the last frame, as ALE's getScreenGrayscale."""
+        h, w = self.screen_shape
+        out = np.empty((self.num_envs, h, w), dtype=np.uint8)
+        self._batch.screen_grayscale(out)
+        return torch.from_numpy(out)
+
+    def _info(self):
+        n = self.num_envs
+        lives = np.empty(n, np.int32)
+        term = np.empty(n, np.uint8)
+        trunc = np.empty(n, np.uint8)
+        ep = np.empty(n, np.int32)
+        fr = np.empty(n, np.int32)
+        self._batch.read_info(lives, term, trunc, ep, fr)
+        return lives, term, trunc, ep, fr
+
+    @property
+    def lives(self) -> torch.Tensor:
+        """int32 tensor [num_envs]: ALE ``lives()`` (0 for games without lives)."""
+        return torch.from_numpy(self._info()[0])
+
+    @property
+    def terminated(self) -> torch.Tensor:
+        """bool tensor [num_envs]: the game is over (ALE ``game_over(with_truncation=False)``)."""
+        return torch.from_numpy(self._info()[1].astype(bool))
+
+    @property
+    def truncated(self) -> torch.Tensor:
+        """bool tensor [num_envs]: the episode reached max_num_frames_per_episode (ALE ``game_truncated``)."""
+        return torch.from_numpy(self._info()[2].astype(bool))
+
+    @property
+    def episode_frame_number(self) -> torch.Tensor:
+        """int32 tensor [num_envs]: frames emulated in this episode (ALE ``getEpisodeFrameNumber``)."""
+        return torch.from_numpy(self._info()[3])
+
+    @property
+    def frame_number(self) -> torch.Tensor:
+        """int32 tensor [num_envs]: frames emulated since the ROM was loaded (ALE ``getFrameNumber``)."""
+        return torch.from_numpy(self._info()[4])
+
+    def __repr__(self) -> str:
+        return (f"cule.Atari({self.game!r}, num_envs={self.num_envs}, device={str(self.device)!r}, "
+                f"frameskip={self.frameskip}, repeat_action_probability={self.repeat_action_probability})")
