@@ -69,10 +69,18 @@ cap); actions are sampled from the policy.
 
 On CUDA with the cule backend nothing crosses to host memory in the training
 loop except the scalars logged every ``--log-interval`` frames (with the ale
-backend the observations necessarily come from host memory).
+backend the observations necessarily come from host memory; with ``--amp``
+on CUDA, ``GradScaler.step`` reads one inf/nan flag per update).
 
 Outputs (``--log-dir``, default ``runs/<game>-<timestamp>``): ``progress.csv``,
-TensorBoard events, ``checkpoint.pt`` and ``learning_curve.png``.  Only rank 0
+TensorBoard events, ``checkpoint.pt`` and ``learning_curve.png``.
+``progress.csv`` has one ``kind=train`` row per log interval (``return_mean``:
+mean game score of the last finished episode of each env, over all envs that
+finished one; ``episodes``: episodes finished since the previous row; losses
+averaged over the updates since the previous row; ``fps``: frames per second
+excluding evaluation) and one ``kind=eval`` row per evaluation
+(``return_mean``/``return_std``/``length_mean`` in score and frames,
+``episodes``).  ``time_s`` is training wall time in seconds.  Only rank 0
 logs, evaluates and saves.  ``--resume`` takes a checkpoint file or a log
 directory; flags not given on the command line are taken from the checkpoint.
 The emulators themselves are not checkpointed: a resumed run starts new
@@ -90,6 +98,7 @@ import random
 import re
 import sys
 import time
+import warnings
 
 import numpy as np
 import torch
@@ -146,10 +155,16 @@ class TorchVectorEnv:
         self.env.close()
 
 
-def _cule_env_class():
+def _cule_env_class(strict: bool = False):
+    """``cule.AtariVectorEnv`` or None.  Any import failure means "not
+    available" unless ``strict`` (then it is raised)."""
     try:
         import cule
-    except ImportError:
+    except Exception as exc:  # a missing or broken build: fall back to ale_py
+        if strict:
+            raise
+        if not isinstance(exc, ImportError):
+            warnings.warn(f"import cule failed ({exc!r}); using ale_py")
         return None
     return getattr(cule, "AtariVectorEnv", None)
 
@@ -178,7 +193,9 @@ def make_env(game: str, num_envs: int, device, seed: int, backend: str = "auto",
     kw.setdefault("autoreset_mode", AutoresetMode.SAME_STEP)
     kw.setdefault("reward_clipping", False)
     kw.setdefault("episodic_life", False)
-    cule_cls = _cule_env_class() if backend in ("auto", "cule") else None
+    if backend not in ("auto", "cule", "ale"):
+        raise ValueError(f"unknown backend {backend!r}")
+    cule_cls = _cule_env_class(strict=backend == "cule") if backend != "ale" else None
     if backend == "cule" and cule_cls is None:
         raise RuntimeError("--env-backend cule: cule.AtariVectorEnv is not available")
     if cule_cls is not None:
@@ -536,6 +553,11 @@ def seed_everything(seed: int):
 # ----------------------------------------------------------------------------
 
 def train(args, ckpt=None):
+    """Run (or, with ``ckpt`` from ``parse_args``, continue) a training run.
+
+    Reads the torchrun variables ``WORLD_SIZE``/``RANK``/``LOCAL_RANK`` when
+    present.  Returns the log directory.
+    """
     from torch.utils.tensorboard import SummaryWriter
     from tqdm import tqdm
 
@@ -666,7 +688,7 @@ def train(args, ckpt=None):
     ep_return = torch.zeros(N, device=device)       # raw game score so far
     last_return = torch.zeros(N, device=device)     # score of each env's last finished episode
     has_finished = torch.zeros(N, dtype=torch.bool, device=device)
-    episodes = torch.zeros((), device=device)
+    episodes = torch.zeros((), device=device)       # finished since the last log row
     stat_sums = torch.zeros(5, device=device)       # policy, value, entropy, grad norm, count
 
     def env_step():
@@ -712,6 +734,7 @@ def train(args, ckpt=None):
                     dist.all_reduce(vals)
                 vals = vals.tolist()  # the only device -> host copy of the loop
                 stat_sums.zero_()
+                episodes.zero_()
                 if is_main:
                     now = time.time()
                     fps = (frames - last_log_frames) / max(now - last_log_time, 1e-9)
@@ -741,10 +764,11 @@ def train(args, ckpt=None):
                 next_save = frames - frames % args.save_interval + args.save_interval
                 save_checkpoint()
     except KeyboardInterrupt:
-        if world == 1:
-            pbar.write("interrupted: saving a checkpoint")
+        pbar.close()
+        if world == 1:  # (with several processes the others may be mid-collective)
             save_checkpoint()
-        raise
+            print(f"interrupted at {frames} frames; resume with --resume {args.log_dir}")
+        raise SystemExit(130)
     time_offset += time.time() - start_time
     start_time = time.time()
 

@@ -81,6 +81,7 @@ PYBIND11_MODULE(_core, m) {
         py::gil_scoped_release nogil;
         b.load(s, mo, di);
       })
+      .def("set_mode", &CpuBatch::set_mode, py::arg("mode"), py::arg("difficulty"))
       .def("reset", [](CpuBatch& b, const py::array& ids) {
         const int64_t* p = readable<int64_t>(ids, "env_ids", (size_t)ids.size());
         int count = (int)ids.size();

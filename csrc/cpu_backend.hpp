@@ -74,6 +74,11 @@ class CpuBatch {
     });
   }
 
+  // ALEInterface setMode / setDifficulty: takes effect at the next reset_game.
+  void set_mode(uint8_t mode, uint8_t difficulty) {
+    for (auto& c : consoles_) { c.mode = mode; c.difficulty = difficulty; }
+  }
+
   void reset(const int64_t* ids, int count) {
     pool_.parallel_for(count, [&](int b, int e) {
       for (int k = b; k < e; ++k) {

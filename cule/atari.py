@@ -50,8 +50,10 @@ class Atari:
             game's minimal set.
         max_num_frames_per_episode: truncate an episode after this many frames
             (0: never), as ALE's setting of that name.
-        mode, difficulty: game mode and difficulty switches (None: ALE's defaults,
-            from ALE 0.12.1 RomSettings); must be ones the game offers.
+        mode, difficulty: game mode and difficulty switches; must be ones the game
+            offers.  None keeps ALE's defaults (ALE 0.12.1 RomSettings).  Given, they are
+            applied as ``setMode``/``setDifficulty`` followed by ``reset_game`` after the
+            ROM is loaded, exactly as Gymnasium's AtariEnv drives ALE.
         seed: an int ``s`` (env ``i`` is seeded ``s + i``, like ALEInterface's
             ``random_seed``), one int per env, or None for random seeds.  Seeds must be
             in [0, 2**31 - 1].
@@ -88,14 +90,15 @@ class Atari:
                 or max_num_frames_per_episode < 0 or max_num_frames_per_episode > 2**31 - 1):
             raise ValueError(f"max_num_frames_per_episode must be an integer >= 0, got {max_num_frames_per_episode!r}")
         modes = info["modes"]
+        explicit_mode = mode is not None or difficulty is not None
         if mode is None:
             mode = info["default_mode"]
-        elif mode not in modes:
+        elif isinstance(mode, bool) or mode not in modes:
             raise ValueError(f"mode {mode!r} is not available for {self.rom.game}; available modes: {modes}")
         difficulties = info["difficulties"]
         if difficulty is None:
             difficulty = 0
-        elif difficulty not in difficulties:
+        elif isinstance(difficulty, bool) or difficulty not in difficulties:
             raise ValueError(f"difficulty {difficulty!r} is not available for {self.rom.game}; "
                              f"available difficulties: {difficulties}")
         if num_threads is None:
@@ -119,8 +122,14 @@ class Atari:
         self.action_set = torch.tensor(ids, dtype=torch.int64)
         self._batch = _core.CpuBatch(native_config(self.rom), self.rom.data, num_envs, int(num_threads))
         self._rewards = np.zeros(num_envs, dtype=np.int32)
-        self._batch.load(seeds.astype(np.uint32), np.full(num_envs, self.mode, np.uint8),
-                         np.full(num_envs, self.difficulty, np.uint8))
+        # ALE loadROM: power on and reset_game in the default mode and difficulty.
+        self._batch.load(seeds.astype(np.uint32), np.full(num_envs, info["default_mode"], np.uint8),
+                         np.zeros(num_envs, np.uint8))
+        if explicit_mode:
+            # As ale.setMode(m); ale.setDifficulty(d); ale.reset_game() (what Gymnasium's
+            # AtariEnv does after loading the ROM).
+            self._batch.set_mode(self.mode, self.difficulty)
+            self.reset()
 
     @staticmethod
     def _seeds(seed, n: int) -> np.ndarray:

@@ -5,6 +5,8 @@ synthetic image bandit, and short CPU smoke runs (single process with
 import csv
 import importlib.util
 import os
+import signal
+import socket
 import subprocess
 import sys
 import time
@@ -41,12 +43,26 @@ def _env():
     return env
 
 
-def _run(cmd, cwd, timeout=240):
+def _run(cmd, cwd, timeout=180):
+    """Run ``cmd`` in its own process group; kill the whole group on timeout
+    (torchrun's workers included).  Returns ``(stdout, seconds)``."""
     t0 = time.time()
-    proc = subprocess.run(cmd, cwd=cwd, env=_env(), capture_output=True, text=True,
-                          timeout=timeout)
-    assert proc.returncode == 0, f"{cmd} failed:\n{proc.stdout}\n{proc.stderr[-4000:]}"
-    return proc, time.time() - t0
+    proc = subprocess.Popen(cmd, cwd=cwd, env=_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        pytest.fail(f"{cmd} timed out after {timeout}s:\n{out}\n{err[-4000:]}")
+    assert proc.returncode == 0, f"{cmd} failed:\n{out}\n{err[-4000:]}"
+    return out, time.time() - t0
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def _rows(log_dir):
@@ -184,13 +200,13 @@ def test_smoke_run_and_resume(tmp_path):
 @needs_ale
 def test_torchrun_two_processes(tmp_path):
     log_dir = str(tmp_path / "ddp")
-    proc, t = _run([sys.executable, "-m", "torch.distributed.run", "--nproc_per_node=2",
-                    "--master_port=0", SCRIPT, *TINY, "--total-frames", "2000",
-                    "--log-dir", log_dir], cwd=str(tmp_path))
+    out, t = _run([sys.executable, "-m", "torch.distributed.run", "--nproc_per_node=2",
+                   "--master_addr=127.0.0.1", f"--master_port={_free_port()}", SCRIPT, *TINY, "--total-frames", "2000",
+                   "--log-dir", log_dir], cwd=str(tmp_path))
     ckpt = torch.load(os.path.join(log_dir, "checkpoint.pt"), weights_only=False)
     assert len(ckpt["rng_states"]) == 2  # one per rank
     # 2 ranks x 4 envs x 4 frames per step
     assert ckpt["frames"] % (2 * 4 * 4) == 0 and ckpt["frames"] >= 2000
-    assert proc.stdout.count("done:") == 1  # only rank 0 reports
+    assert out.count("done:") == 1  # only rank 0 reports
     assert os.path.exists(os.path.join(log_dir, "learning_curve.png"))
     print(f"torchrun run {t:.1f}s")

@@ -1,0 +1,161 @@
+"""The public Python API: shapes, dtypes, defaults, and clear errors for bad input
+that leave every console untouched."""
+import os
+
+import numpy as np
+import pytest
+import torch
+
+import cule
+
+
+@pytest.fixture(scope="module")
+def emu():
+    return cule.Atari("pong", 3, seed=5, num_threads=2)
+
+
+def snapshot(e):
+    return (e.ram.clone(), e.frame_number.clone(), e.episode_frame_number.clone(), e.screen_rgb().clone())
+
+
+def unchanged(before, after):
+    return all(torch.equal(a, b) for a, b in zip(before, after))
+
+
+def test_list_games_and_build_info():
+    games = cule.list_games()
+    assert games == sorted(games)
+    assert {"pong", "breakout", "space_invaders", "seaquest", "freeway", "ms_pacman"} <= set(games)
+    info = cule.build_info()
+    assert info["version"] == cule.__version__
+    assert info["cuda"] is False
+    # The per-console state (RNG states included) fits the 8 KB target.
+    assert 0 < info["console_state_bytes"] <= 8192
+
+
+def test_shapes_and_dtypes(emu):
+    assert emu.action_set.tolist() == [0, 1, 3, 4, 11, 12]      # ALE minimal set for Pong
+    assert emu.action_set.dtype == torch.int64
+    assert emu.ram.shape == (3, 128) and emu.ram.dtype == torch.uint8
+    assert emu.screen_rgb().shape == (3, 210, 160, 3)
+    assert emu.screen_grayscale().shape == (3, 210, 160)
+    r = emu.act(torch.zeros(3, dtype=torch.int64))
+    assert r.shape == (3,) and r.dtype == torch.int32
+    for t in (emu.lives, emu.episode_frame_number, emu.frame_number):
+        assert t.shape == (3,) and t.dtype == torch.int32
+    assert emu.terminated.dtype == torch.bool and emu.truncated.dtype == torch.bool
+
+
+def test_full_action_space():
+    e = cule.Atari("breakout", 1, full_action_space=True, seed=0)
+    assert e.action_set.tolist() == list(range(18))
+
+
+def test_game_ids_and_paths():
+    from ale_py import roms
+    a = cule.Atari("SpaceInvaders", 1, seed=1)
+    b = cule.Atari(str(roms.get_rom_path("space_invaders")), 1, seed=1)
+    assert a.game == b.game == "space_invaders"
+    assert torch.equal(a.ram, b.ram)
+
+
+@pytest.mark.parametrize("actions,match", [
+    (torch.zeros(2, dtype=torch.int64), "shape"),
+    (torch.zeros((3, 1), dtype=torch.int64), "shape"),
+    (torch.zeros(3, dtype=torch.float32), "integers"),
+    (torch.zeros(3, dtype=torch.bool), "integers"),
+    (torch.tensor([0, 18, 0]), "outside"),
+    (torch.tensor([0, -1, 0]), "outside"),
+    (np.array([0.0, 1.0, 0.0]), "integers"),
+])
+def test_bad_actions_raise_and_change_nothing(emu, actions, match):
+    before = snapshot(emu)
+    with pytest.raises(ValueError, match=match):
+        emu.act(actions)
+    assert unchanged(before, snapshot(emu))
+
+
+@pytest.mark.parametrize("ids", [[3], [-1], [0.5], torch.tensor([True])])
+def test_bad_reset_ids(emu, ids):
+    before = snapshot(emu)
+    with pytest.raises(ValueError):
+        emu.reset(ids)
+    assert unchanged(before, snapshot(emu))
+
+
+def test_partial_reset_only_touches_given_envs():
+    e = cule.Atari("breakout", 3, seed=2)
+    for _ in range(50):
+        e.act(torch.tensor([1, 3, 4]))
+    frames = e.episode_frame_number.clone()
+    e.reset([1])
+    after = e.episode_frame_number
+    assert after[0] == frames[0] and after[2] == frames[2]
+    assert after[1] < frames[1]
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"num_envs": 0}, "num_envs"),
+    ({"num_envs": -3}, "num_envs"),
+    ({"num_envs": 1.5}, "num_envs"),
+    ({"num_envs": 1, "mode": 7}, "mode"),
+    ({"num_envs": 1, "difficulty": 9}, "difficulty"),
+    ({"num_envs": 1, "frameskip": 0}, "frameskip"),
+    ({"num_envs": 1, "repeat_action_probability": 1.5}, "repeat_action_probability"),
+    ({"num_envs": 1, "max_num_frames_per_episode": -1}, "max_num_frames_per_episode"),
+    ({"num_envs": 1, "num_threads": 0}, "num_threads"),
+    ({"num_envs": 2, "seed": [1]}, "seed"),
+    ({"num_envs": 1, "seed": -5}, "seed"),
+    ({"num_envs": 1, "device": "cuda"}, "device"),
+])
+def test_bad_constructor_arguments(kwargs, match):
+    n = kwargs.pop("num_envs")
+    with pytest.raises(ValueError, match=match):
+        cule.Atari("pong", n, **kwargs)
+
+
+def test_unknown_games_and_rom_files(tmp_path):
+    with pytest.raises(ValueError, match="unknown game"):
+        cule.Atari("not_a_game", 1)
+    with pytest.raises(ValueError, match="multiplayer"):
+        cule.Atari("warlords", 1)
+    missing = tmp_path / "missing.bin"
+    with pytest.raises(ValueError, match="cannot read"):
+        cule.Atari(str(missing), 1)
+    odd = tmp_path / "odd.bin"
+    odd.write_bytes(b"\x00" * 1000)
+    with pytest.raises(ValueError, match="size"):
+        cule.Atari(str(odd), 1)
+    fake = tmp_path / "fake.bin"
+    fake.write_bytes(b"\xea" * 4096)
+    with pytest.raises(ValueError, match="MD5"):
+        cule.Atari(str(fake), 1)
+    empty = tmp_path / "empty.bin"
+    empty.write_bytes(b"")
+    with pytest.raises(ValueError, match="empty"):
+        cule.Atari(str(empty), 1)
+
+
+def test_seeds_follow_ale_random_seed():
+    # env i with seed s + i behaves like a single env seeded s + i.
+    a = cule.Atari("breakout", 2, seed=40)
+    b = cule.Atari("breakout", 1, seed=41)
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        act = int(rng.choice([0, 1, 3, 4]))
+        a.act(torch.tensor([act, act]))
+        b.act(torch.tensor([act]))
+    assert torch.equal(a.ram[1], b.ram[0])
+
+
+def test_truncation():
+    e = cule.Atari("pong", 1, seed=0, max_num_frames_per_episode=100, frameskip=4)
+    for _ in range(30):
+        e.act(torch.tensor([0]))
+    assert bool(e.truncated[0]) and not bool(e.terminated[0])
+    assert int(e.episode_frame_number[0]) == 100
+    # Further acts emulate nothing and return 0, as ALE does.
+    assert int(e.act(torch.tensor([0]))[0]) == 0
+    assert int(e.episode_frame_number[0]) == 100
+    e.reset()
+    assert not bool(e.truncated[0])
