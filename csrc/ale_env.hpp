@@ -3,7 +3,7 @@
 // StellaEnvironment, ALEState, Console (display auto-detect), System (RNG seeding).
 #pragma once
 #include "console.hpp"
-#include "games.hpp"
+#include "games/dispatch.hpp"
 
 namespace cule {
 
@@ -15,6 +15,13 @@ enum AleAction : uint8_t {
 
 constexpr uint32_t kSystemRandomSeed = 4753849;   // ALE's system_random_seed
 constexpr int kPaddleDelta = 23000;               // ALE PADDLE_DELTA per frame
+
+// The batch-wide ALE settings act() and reset_game() depend on.
+struct EnvParams {
+  int32_t frameskip;         // ALE frame_skip
+  float repeat_p;            // ALE repeat_action_probability (a float, as ALE stores it)
+  int32_t max_frames;        // ALE max_num_frames_per_episode (0: no limit)
+};
 
 // Joystick directions and fire an action presses: bit 0 up, 1 down, 2 left, 3 right, 4 fire.
 CULE_HD uint8_t action_joystick_bits(uint8_t a) {
@@ -124,17 +131,6 @@ CULE_HD void ale_press_select(Machine& m, int n) {
   m.c.episode_frame_number++;
 }
 
-// RomSettings::setMode() for the selected game.
-CULE_HD void ale_set_mode(Machine& m) {
-  ModeRule r = game_mode_rule(m.g.game_id);
-  if (r.ram < 0) return;
-  while (!game_mode_selected(m.c, m.g.game_id, m.c.mode)) ale_press_select(m, r.presses);
-  ale_soft_reset(m);
-}
-
-// The game's starting actions (RomSettings::getStartingActions) - none for the first six.
-CULE_HD void ale_starting_actions(Machine& m) { (void)m; }
-
 // Power-on: the console as ALE constructs it (Console ctor, then StellaEnvironment ctor).
 // `env_seed` seeds the environment RNG (sticky actions), as ALE's random_seed.
 CULE_HD void ale_power_on(Machine& m, uint32_t env_seed, uint8_t mode, uint8_t difficulty) {
@@ -168,8 +164,43 @@ CULE_HD void ale_power_on(Machine& m, uint32_t env_seed, uint8_t mode, uint8_t d
   c.action_a = A_NOOP;
 }
 
+CULE_HD bool ale_truncated(const Console& c, int32_t max_frames) {
+  return max_frames > 0 && c.episode_frame_number >= max_frames;
+}
+
+// StellaEnvironment::act(a, NOOP): frameskip frames with sticky actions; returns the
+// summed reward.
+CULE_HD int32_t ale_act(Machine& m, uint8_t action, const EnvParams& p) {
+  Console& c = m.c;
+  int32_t total = 0;
+  for (int i = 0; i < p.frameskip; ++i) {
+    if (mt_next_double(c.env_rng) >= (double)p.repeat_p) c.action_a = action;
+    (void)mt_next_double(c.env_rng);   // player B's draw
+    if (c.game.terminal || ale_truncated(c, p.max_frames)) continue;
+    uint8_t a = c.action_a;            // noopIllegalActions()
+    if (a == A_RESET || (a < A_NUM_ACTIONS && !game_legal(m.g.game_id, a))) a = A_NOOP;
+    ale_emulate(m, a, 1);
+    c.frame_number++;
+    c.episode_frame_number++;
+    total += c.game.reward;
+  }
+  c.truncated = ale_truncated(c, p.max_frames) ? 1 : 0;
+  return total;
+}
+
+// What RomSettings::setMode() may use (ALE's StellaEnvironmentWrapper + readRam).
+struct ModeEnv {
+  Machine& m;
+  const EnvParams& p;
+  CULE_HD int ram(int offset) const { return ram_at(m.c, offset); }
+  CULE_HD void press_select(int frames = 1) { ale_press_select(m, frames); }
+  CULE_HD void soft_reset() { ale_soft_reset(m); }
+  CULE_HD int32_t act(uint8_t a) { return ale_act(m, a, p); }
+  CULE_HD Mt19937& rng() { return m.c.env_rng; }
+};
+
 // StellaEnvironment::reset() = ALEInterface::reset_game().
-CULE_HD void ale_reset_game(Machine& m) {
+CULE_HD void ale_reset_game(Machine& m, const EnvParams& p) {
   Console& c = m.c;
   c.episode_frame_number = 0;
   c.truncated = 0;
@@ -178,33 +209,12 @@ CULE_HD void ale_reset_game(Machine& m) {
   ale_emulate(m, A_NOOP, 60);
   ale_soft_reset(m);
   game_reset(c, m.g.game_id);
-  ale_set_mode(m);
+  ModeEnv env{m, p};
+  game_set_mode(env, m.g.game_id, c.mode);
   ale_soft_reset(m);
-  ale_starting_actions(m);
-}
-
-CULE_HD bool ale_truncated(const Console& c, int32_t max_frames) {
-  return max_frames > 0 && c.episode_frame_number >= max_frames;
-}
-
-// StellaEnvironment::act(a, NOOP): frameskip frames with sticky actions; returns the
-// summed reward.
-CULE_HD int32_t ale_act(Machine& m, uint8_t action, int frameskip, float repeat_p, int32_t max_frames) {
-  Console& c = m.c;
-  int32_t total = 0;
-  for (int i = 0; i < frameskip; ++i) {
-    if (mt_next_double(c.env_rng) >= (double)repeat_p) c.action_a = action;
-    (void)mt_next_double(c.env_rng);   // player B's draw
-    if (c.game.terminal || ale_truncated(c, max_frames)) continue;
-    uint8_t a = c.action_a;
-    if (a == A_RESET) a = A_NOOP;
-    ale_emulate(m, a, 1);
-    c.frame_number++;
-    c.episode_frame_number++;
-    total += c.game.reward;
-  }
-  c.truncated = ale_truncated(c, max_frames) ? 1 : 0;
-  return total;
+  uint8_t actions[512];
+  int n = game_starting_actions(m.g.game_id, actions);
+  for (int i = 0; i < n; ++i) ale_emulate(m, actions[i], 1);
 }
 
 }  // namespace cule

@@ -73,29 +73,31 @@ PYBIND11_MODULE(_core, m) {
            py::arg("config"), py::arg("rom"), py::arg("num_envs"), py::arg("num_threads"))
       .def_property_readonly("num_envs", &CpuBatch::num_envs)
       .def_property_readonly("num_threads", &CpuBatch::num_threads)
-      .def("load", [](CpuBatch& b, const py::array& seeds, const py::array& modes, const py::array& diffs) {
+      .def("load", [](CpuBatch& b, const py::array& seeds, const py::array& modes, const py::array& diffs,
+                      int frameskip, float p, int32_t max_frames) {
         size_t n = (size_t)b.num_envs();
         const uint32_t* s = readable<uint32_t>(seeds, "seeds", n);
         const uint8_t* mo = readable<uint8_t>(modes, "modes", n);
         const uint8_t* di = readable<uint8_t>(diffs, "difficulties", n);
         py::gil_scoped_release nogil;
-        b.load(s, mo, di);
+        b.load(s, mo, di, EnvParams{frameskip, p, max_frames});
       })
       .def("set_mode", &CpuBatch::set_mode, py::arg("mode"), py::arg("difficulty"))
-      .def("reset", [](CpuBatch& b, const py::array& ids) {
-        const int64_t* p = readable<int64_t>(ids, "env_ids", (size_t)ids.size());
+      .def("reset", [](CpuBatch& b, const py::array& ids, int frameskip, float p, int32_t max_frames) {
+        const float pr = p;
+        const int64_t* p_ids = readable<int64_t>(ids, "env_ids", (size_t)ids.size());
         int count = (int)ids.size();
         for (int k = 0; k < count; ++k)
-          if (p[k] < 0 || p[k] >= b.num_envs()) throw std::out_of_range("env id out of range");
+          if (p_ids[k] < 0 || p_ids[k] >= b.num_envs()) throw std::out_of_range("env id out of range");
         py::gil_scoped_release nogil;
-        b.reset(p, count);
+        b.reset(p_ids, count, EnvParams{frameskip, pr, max_frames});
       })
       .def("act", [](CpuBatch& b, const py::array& actions, py::array& rewards, int frameskip, float p, int32_t max_frames) {
         size_t n = (size_t)b.num_envs();
         const uint8_t* a = readable<uint8_t>(actions, "actions", n);
         int32_t* r = writable<int32_t>(rewards, "rewards", n);
         py::gil_scoped_release nogil;
-        b.act(a, r, frameskip, p, max_frames);
+        b.act(a, r, EnvParams{frameskip, p, max_frames});
       })
       .def("read_ram", [](CpuBatch& b, py::array& out) {
         b.read_ram(writable<uint8_t>(out, "ram", (size_t)b.num_envs() * 128));

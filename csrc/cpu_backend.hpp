@@ -64,12 +64,12 @@ class CpuBatch {
   }
 
   // ALE loadROM(): power on, then reset_game.  seeds: one environment seed per env.
-  void load(const uint32_t* seeds, const uint8_t* modes, const uint8_t* difficulties) {
+  void load(const uint32_t* seeds, const uint8_t* modes, const uint8_t* difficulties, const EnvParams& p) {
     pool_.parallel_for(n_, [&](int b, int e) {
       for (int i = b; i < e; ++i) {
         Machine m = machine(i);
         ale_power_on(m, seeds[i], modes[i], difficulties[i]);
-        ale_reset_game(m);
+        ale_reset_game(m, p);
       }
     });
   }
@@ -79,20 +79,20 @@ class CpuBatch {
     for (auto& c : consoles_) { c.mode = mode; c.difficulty = difficulty; }
   }
 
-  void reset(const int64_t* ids, int count) {
+  void reset(const int64_t* ids, int count, const EnvParams& p) {
     pool_.parallel_for(count, [&](int b, int e) {
       for (int k = b; k < e; ++k) {
         Machine m = machine((int)ids[k]);
-        ale_reset_game(m);
+        ale_reset_game(m, p);
       }
     });
   }
 
-  void act(const uint8_t* actions, int32_t* rewards, int frameskip, float repeat_p, int32_t max_frames) {
+  void act(const uint8_t* actions, int32_t* rewards, const EnvParams& p) {
     pool_.parallel_for(n_, [&](int b, int e) {
       for (int i = b; i < e; ++i) {
         Machine m = machine(i);
-        rewards[i] = ale_act(m, actions[i], frameskip, repeat_p, max_frames);
+        rewards[i] = ale_act(m, actions[i], p);
       }
     });
   }

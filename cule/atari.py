@@ -124,7 +124,7 @@ class Atari:
         self._rewards = np.zeros(num_envs, dtype=np.int32)
         # ALE loadROM: power on and reset_game in the default mode and difficulty.
         self._batch.load(seeds.astype(np.uint32), np.full(num_envs, info["default_mode"], np.uint8),
-                         np.zeros(num_envs, np.uint8))
+                         np.zeros(num_envs, np.uint8), *self._params())
         if explicit_mode:
             # As ale.setMode(m); ale.setDifficulty(d); ale.reset_game() (what Gymnasium's
             # AtariEnv does after loading the ROM).
@@ -150,6 +150,9 @@ class Atari:
             raise ValueError(f"seeds must be in [0, {_MAX_SEED}]")
         return arr.astype(np.int64)
 
+    def _params(self):
+        return self.frameskip, self.repeat_action_probability, self.max_num_frames_per_episode
+
     # ---- stepping ----
 
     def act(self, actions) -> torch.Tensor:
@@ -170,8 +173,7 @@ class Atari:
         if shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {shape}")
         a = _as_index_array(actions, "actions", 18).astype(np.uint8)
-        self._batch.act(a, self._rewards, self.frameskip, self.repeat_action_probability,
-                        self.max_num_frames_per_episode)
+        self._batch.act(a, self._rewards, *self._params())
         return torch.from_numpy(self._rewards.copy())
 
     def reset(self, env_ids=None) -> None:
@@ -185,7 +187,7 @@ class Atari:
         else:
             ids = np.unique(_as_index_array(env_ids, "env_ids", self.num_envs))
         if ids.size:
-            self._batch.reset(np.ascontiguousarray(ids, dtype=np.int64))
+            self._batch.reset(np.ascontiguousarray(ids, dtype=np.int64), *self._params())
 
     # ---- observations ----
 

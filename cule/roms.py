@@ -14,15 +14,8 @@ from dataclasses import dataclass
 from ._rom_table import ROMS
 
 # Games whose ALE RomSettings (reward, terminal, lives, modes) cule implements, with
-# the id of each in the native core (csrc/games.hpp GameId).
-_GAME_IDS = {
-    "pong": 0,
-    "breakout": 1,
-    "space_invaders": 2,
-    "seaquest": 3,
-    "freeway": 4,
-    "ms_pacman": 5,
-}
+# the id of each in the native core (csrc/games/dispatch.hpp GameId).
+from ._game_ids import GAME_IDS as _GAME_IDS
 
 # Cartridge types the native core implements (csrc/state.hpp CartType).
 _CART_TYPES = {"2K": 0, "4K": 1, "F8": 2, "F6": 3}
