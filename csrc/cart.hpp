@@ -16,7 +16,7 @@ CULE_HD uint8_t cart_reset_bank(uint8_t type) {
   }
 }
 
-CULE_HD void cart_access(Console& c, uint8_t type, uint16_t addr) {
+CULE_FI void cart_access(Console& c, uint8_t type, uint16_t addr) {
   uint16_t a = addr & 0x0FFF;
   switch (type) {
     case CART_F8:
@@ -31,7 +31,7 @@ CULE_HD void cart_access(Console& c, uint8_t type, uint16_t addr) {
   }
 }
 
-CULE_HD uint8_t cart_peek(Console& c, uint8_t type, const uint8_t* rom, uint16_t addr) {
+CULE_FI uint8_t cart_peek(Console& c, uint8_t type, const uint8_t* rom, uint16_t addr) {
   cart_access(c, type, addr);
   switch (type) {
     case CART_2K: return rom[addr & 0x07FF];
@@ -40,7 +40,7 @@ CULE_HD uint8_t cart_peek(Console& c, uint8_t type, const uint8_t* rom, uint16_t
   }
 }
 
-CULE_HD void cart_poke(Console& c, uint8_t type, uint16_t addr, uint8_t) {
+CULE_FI void cart_poke(Console& c, uint8_t type, uint16_t addr, uint8_t) {
   cart_access(c, type, addr);
 }
 

@@ -10,9 +10,12 @@
 
 #if defined(__CUDACC__)
 #define CULE_HD __host__ __device__ __forceinline__
+#define CULE_FI __host__ __device__ __forceinline__
 #define CULE_HOST_DEVICE __host__ __device__
 #else
 #define CULE_HD inline
+// Small functions on the per-instruction path: always inlined.
+#define CULE_FI inline __attribute__((always_inline))
 #define CULE_HOST_DEVICE
 #endif
 

@@ -24,29 +24,30 @@ CULE_HD void tia_poke(Machine& m, uint16_t addr, uint8_t value);
 
 struct Bus {
   Machine& m;
-  CULE_HD uint8_t peek(uint16_t addr) {
-    Console& c = m.c;
+  Console& c;
+  CULE_HD explicit Bus(Machine& mm) : m(mm), c(mm.c) {}
+  CULE_FI uint8_t peek(uint16_t addr) {
     uint16_t a = addr & 0x1FFF;
     uint8_t v;
     if (a & 0x1000) v = cart_peek(c, m.g.cart_type, m.rom, a);
+    else if ((a & 0x0280) == 0x0080) v = c.riot.ram[a & 0x7F];
     else if (!(a & 0x0080)) v = tia_peek(c, m.g, m.fb(), a);
-    else if (!(a & 0x0200)) v = c.riot.ram[a & 0x7F];
     else v = riot_peek(c, m.g, a);
     c.data_bus = v;
     c.last_access_read = 1;
     return v;
   }
-  CULE_HD void poke(uint16_t addr, uint8_t v) {
-    Console& c = m.c;
+  CULE_FI void poke(uint16_t addr, uint8_t v) {
     uint16_t a = addr & 0x1FFF;
     if (a & 0x1000) cart_poke(c, m.g.cart_type, a, v);
+    else if ((a & 0x0280) == 0x0080) c.riot.ram[a & 0x7F] = v;
     else if (!(a & 0x0080)) tia_poke(m, a, v);
-    else if (!(a & 0x0200)) c.riot.ram[a & 0x7F] = v;
     else riot_poke(c, a, v);
     c.data_bus = v;
     c.last_access_read = 0;
   }
-  CULE_HD void add_cycles(uint32_t n) { m.c.cycles += n; }
+  CULE_FI void add_cycles(uint32_t n) { c.cycles += n; }
+  CULE_FI bool stopped() const { return c.stop != 0; }
 };
 
 // Stella TIA::poke(): every write first catches the picture up (plus the register's
@@ -273,7 +274,7 @@ CULE_HD void system_reset(Machine& m, bool pal, uint16_t height) {
   riot_reset(c);
   tia_reset(c, m.fbs, m.g.ystart, height, pal, m.g.hmove_blanks != 0);
   c.bank = cart_reset_bank(m.g.cart_type);
-  Bus bus{m};
+  Bus bus(m);
   cpu_reset(c.cpu, bus);
   c.last_access_read = 1;
 }
@@ -309,8 +310,8 @@ CULE_HD void run_frame(Machine& m) {
   if (!t.partial_frame) frame_start(m);
   t.partial_frame = 1;
   c.stop = 0;
-  Bus bus{m};
-  for (int n = 25000; n != 0 && !c.stop && !c.cpu.halted; --n) cpu_step(c.cpu, bus);
+  Bus bus(m);
+  cpu_run(c.cpu, bus, 25000);
   uint32_t total = c.cycles * 3 - (uint32_t)t.clk_frame_start;
   t.current_scanline = (int32_t)(total / kClocksPerLine);
   if (t.partial_frame) {

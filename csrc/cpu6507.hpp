@@ -101,46 +101,46 @@ struct Core {
   // ---- bus primitives ------------------------------------------------------
   // Addresses may be computed in int (e.g. pointer+1 = $0100); they are
   // truncated to 16 bits here, exactly like passing them to a uint16_t API.
-  CULE_HD uint8_t rd(uint32_t addr) { return bus.peek((uint16_t)addr); }
-  CULE_HD void wr(uint32_t addr, uint32_t v) { bus.poke((uint16_t)addr, (uint8_t)v); }
-  CULE_HD void tick(uint32_t n) { bus.add_cycles(n); }
+  CULE_FI uint8_t rd(uint32_t addr) { return bus.peek((uint16_t)addr); }
+  CULE_FI void wr(uint32_t addr, uint32_t v) { bus.poke((uint16_t)addr, (uint8_t)v); }
+  CULE_FI void tick(uint32_t n) { bus.add_cycles(n); }
 
   // ---- flags ---------------------------------------------------------------
   // Set N and Z from v and return v.
-  CULE_HD uint8_t set_nz(uint8_t v) {
+  CULE_FI uint8_t set_nz(uint8_t v) {
     p = (uint8_t)((p & ~(kN | kZ)) | (v & kN) | (v ? 0 : kZ));
     return v;
   }
-  CULE_HD void set_c(bool on) { p = (uint8_t)((p & ~kC) | (on ? kC : 0)); }
-  CULE_HD void set_v(bool on) { p = (uint8_t)((p & ~kV) | (on ? kV : 0)); }
-  CULE_HD uint32_t carry() const { return p & kC; }
+  CULE_FI void set_c(bool on) { p = (uint8_t)((p & ~kC) | (on ? kC : 0)); }
+  CULE_FI void set_v(bool on) { p = (uint8_t)((p & ~kV) | (on ? kV : 0)); }
+  CULE_FI uint32_t carry() const { return p & kC; }
 
   // ---- stack ---------------------------------------------------------------
-  CULE_HD void push(uint8_t v) {
+  CULE_FI void push(uint8_t v) {
     wr(0x0100u + sp, v);
     sp = (uint8_t)(sp - 1);
   }
   // Reference pull sequence: read the current slot (discarded), step SP, then
   // read the new slot.  Used for the first pull of PLA/PLP/RTI/RTS.
-  CULE_HD uint8_t pull_first() {
+  CULE_FI uint8_t pull_first() {
     (void)rd(0x0100u + sp);
     sp = (uint8_t)(sp + 1);
     return rd(0x0100u + sp);
   }
   // Subsequent pulls of RTI/RTS: step SP, read.
-  CULE_HD uint8_t pull_next() {
+  CULE_FI uint8_t pull_next() {
     sp = (uint8_t)(sp + 1);
     return rd(0x0100u + sp);
   }
 
   // ---- operand fetch -------------------------------------------------------
-  CULE_HD uint8_t fetch8() {
+  CULE_FI uint8_t fetch8() {
     const uint8_t v = rd(pc);
     pc = (uint16_t)(pc + 1);
     return v;
   }
   // Little-endian word at PC (low byte read first, then PC+1); PC += 2.
-  CULE_HD uint16_t fetch16() {
+  CULE_FI uint16_t fetch16() {
     const uint32_t lo = rd(pc);
     const uint32_t hi = rd(pc + 1u);
     pc = (uint16_t)(pc + 2);
@@ -148,29 +148,29 @@ struct Core {
   }
   // Pointer in page zero (already wrapped to 8 bits); high byte from ptr+1
   // without wrapping.
-  CULE_HD uint16_t read_ptr(uint32_t ptr) {
+  CULE_FI uint16_t read_ptr(uint32_t ptr) {
     const uint32_t lo = rd(ptr);
     const uint32_t hi = rd(ptr + 1u);
     return (uint16_t)(lo | (hi << 8));
   }
   // base+index, charging the extra cycle if the page changes (read modes).
-  CULE_HD uint16_t index_read(uint16_t base, uint8_t idx) {
+  CULE_FI uint16_t index_read(uint16_t base, uint8_t idx) {
     const uint16_t ea = (uint16_t)(base + idx);
     if ((base ^ ea) & 0xFF00u) tick(1);
     return ea;
   }
 
   // Effective addresses for stores and read-modify-write (no page penalty).
-  CULE_HD uint16_t ea_zp() { return fetch8(); }
-  CULE_HD uint16_t ea_zpx() { return (uint8_t)(fetch8() + x); }
-  CULE_HD uint16_t ea_zpy() { return (uint8_t)(fetch8() + y); }
-  CULE_HD uint16_t ea_abs() { return fetch16(); }
-  CULE_HD uint16_t ea_absx() { return (uint16_t)(fetch16() + x); }
-  CULE_HD uint16_t ea_absy() { return (uint16_t)(fetch16() + y); }
-  CULE_HD uint16_t ea_indx() { return read_ptr((uint8_t)(fetch8() + x)); }
-  CULE_HD uint16_t ea_indy() { return (uint16_t)(read_ptr(fetch8()) + y); }
+  CULE_FI uint16_t ea_zp() { return fetch8(); }
+  CULE_FI uint16_t ea_zpx() { return (uint8_t)(fetch8() + x); }
+  CULE_FI uint16_t ea_zpy() { return (uint8_t)(fetch8() + y); }
+  CULE_FI uint16_t ea_abs() { return fetch16(); }
+  CULE_FI uint16_t ea_absx() { return (uint16_t)(fetch16() + x); }
+  CULE_FI uint16_t ea_absy() { return (uint16_t)(fetch16() + y); }
+  CULE_FI uint16_t ea_indx() { return read_ptr((uint8_t)(fetch8() + x)); }
+  CULE_FI uint16_t ea_indy() { return (uint16_t)(read_ptr(fetch8()) + y); }
   // JMP (ind): the high byte comes from the same page as the low byte.
-  CULE_HD uint16_t ea_ind() {
+  CULE_FI uint16_t ea_ind() {
     const uint16_t ptr = fetch16();
     const uint32_t lo = rd(ptr);
     const uint32_t hi = rd((ptr & 0xFF00u) | ((ptr + 1u) & 0x00FFu));
@@ -178,32 +178,32 @@ struct Core {
   }
 
   // Operand values for read instructions (page penalty where applicable).
-  CULE_HD uint8_t ld_imm() { return fetch8(); }
-  CULE_HD uint8_t ld_zp() { return rd(ea_zp()); }
-  CULE_HD uint8_t ld_zpx() { return rd(ea_zpx()); }
-  CULE_HD uint8_t ld_zpy() { return rd(ea_zpy()); }
-  CULE_HD uint8_t ld_abs() { return rd(ea_abs()); }
-  CULE_HD uint8_t ld_absx() { return rd(index_read(fetch16(), x)); }
-  CULE_HD uint8_t ld_absy() { return rd(index_read(fetch16(), y)); }
-  CULE_HD uint8_t ld_indx() { return rd(ea_indx()); }
-  CULE_HD uint8_t ld_indy() { return rd(index_read(read_ptr(fetch8()), y)); }
+  CULE_FI uint8_t ld_imm() { return fetch8(); }
+  CULE_FI uint8_t ld_zp() { return rd(ea_zp()); }
+  CULE_FI uint8_t ld_zpx() { return rd(ea_zpx()); }
+  CULE_FI uint8_t ld_zpy() { return rd(ea_zpy()); }
+  CULE_FI uint8_t ld_abs() { return rd(ea_abs()); }
+  CULE_FI uint8_t ld_absx() { return rd(index_read(fetch16(), x)); }
+  CULE_FI uint8_t ld_absy() { return rd(index_read(fetch16(), y)); }
+  CULE_FI uint8_t ld_indx() { return rd(ea_indx()); }
+  CULE_FI uint8_t ld_indy() { return rd(index_read(read_ptr(fetch8()), y)); }
 
   // ---- ALU -----------------------------------------------------------------
-  CULE_HD void op_ora(uint8_t v) { a = set_nz((uint8_t)(a | v)); }
-  CULE_HD void op_and(uint8_t v) { a = set_nz((uint8_t)(a & v)); }
-  CULE_HD void op_eor(uint8_t v) { a = set_nz((uint8_t)(a ^ v)); }
+  CULE_FI void op_ora(uint8_t v) { a = set_nz((uint8_t)(a | v)); }
+  CULE_FI void op_and(uint8_t v) { a = set_nz((uint8_t)(a & v)); }
+  CULE_FI void op_eor(uint8_t v) { a = set_nz((uint8_t)(a ^ v)); }
 
-  CULE_HD void op_cmp(uint8_t reg, uint8_t v) {
+  CULE_FI void op_cmp(uint8_t reg, uint8_t v) {
     set_nz((uint8_t)(reg - v));
     set_c(reg >= v);
   }
 
-  CULE_HD void op_bit(uint8_t v) {
+  CULE_FI void op_bit(uint8_t v) {
     p = (uint8_t)((p & ~(kN | kV | kZ)) | (v & (kN | kV)) | ((a & v) ? 0 : kZ));
   }
 
   // Binary add of a, v and C; SBC in binary mode is this with ~v.
-  CULE_HD void add_binary(uint8_t v) {
+  CULE_FI void add_binary(uint8_t v) {
     const uint32_t sum = (uint32_t)a + v + carry();
     // Signed overflow: both inputs have the same sign and the result differs.
     set_v((~(a ^ v) & (a ^ sum) & 0x80u) != 0);
@@ -211,7 +211,7 @@ struct Core {
     a = set_nz((uint8_t)sum);
   }
 
-  CULE_HD void op_adc(uint8_t v) {
+  CULE_FI void op_adc(uint8_t v) {
     if (!(p & kD)) {
       add_binary(v);
       return;
@@ -226,7 +226,7 @@ struct Core {
     set_v(((old_a ^ a) & 0x80u) && ((a ^ v) & 0x80u));
   }
 
-  CULE_HD void op_sbc(uint8_t v) {
+  CULE_FI void op_sbc(uint8_t v) {
     if (!(p & kD)) {
       add_binary((uint8_t)~v);
       return;
@@ -252,88 +252,88 @@ struct Core {
   }
 
   // ---- shifts (value in, value out; C, N, Z updated) ------------------------
-  CULE_HD uint8_t shl(uint8_t v) {
+  CULE_FI uint8_t shl(uint8_t v) {
     set_c(v & 0x80u);
     return set_nz((uint8_t)(v << 1));
   }
-  CULE_HD uint8_t shr(uint8_t v) {
+  CULE_FI uint8_t shr(uint8_t v) {
     set_c(v & 0x01u);
     return set_nz((uint8_t)(v >> 1));
   }
-  CULE_HD uint8_t rol(uint8_t v) {
+  CULE_FI uint8_t rol(uint8_t v) {
     const uint32_t cin = carry();
     set_c(v & 0x80u);
     return set_nz((uint8_t)((v << 1) | cin));
   }
-  CULE_HD uint8_t ror(uint8_t v) {
+  CULE_FI uint8_t ror(uint8_t v) {
     const uint32_t cin = carry() << 7;
     set_c(v & 0x01u);
     return set_nz((uint8_t)((v >> 1) | cin));
   }
 
   // ---- read-modify-write: one read, one write -------------------------------
-  CULE_HD void rmw_asl(uint16_t ea) { wr(ea, shl(rd(ea))); }
-  CULE_HD void rmw_lsr(uint16_t ea) { wr(ea, shr(rd(ea))); }
-  CULE_HD void rmw_rol(uint16_t ea) { wr(ea, rol(rd(ea))); }
-  CULE_HD void rmw_ror(uint16_t ea) { wr(ea, ror(rd(ea))); }
-  CULE_HD void rmw_inc(uint16_t ea) { wr(ea, set_nz((uint8_t)(rd(ea) + 1))); }
-  CULE_HD void rmw_dec(uint16_t ea) { wr(ea, set_nz((uint8_t)(rd(ea) - 1))); }
+  CULE_FI void rmw_asl(uint16_t ea) { wr(ea, shl(rd(ea))); }
+  CULE_FI void rmw_lsr(uint16_t ea) { wr(ea, shr(rd(ea))); }
+  CULE_FI void rmw_rol(uint16_t ea) { wr(ea, rol(rd(ea))); }
+  CULE_FI void rmw_ror(uint16_t ea) { wr(ea, ror(rd(ea))); }
+  CULE_FI void rmw_inc(uint16_t ea) { wr(ea, set_nz((uint8_t)(rd(ea) + 1))); }
+  CULE_FI void rmw_dec(uint16_t ea) { wr(ea, set_nz((uint8_t)(rd(ea) - 1))); }
 
   // Undocumented combinations: memory op, write back, then the ALU op on A.
-  CULE_HD void rmw_slo(uint16_t ea) {
+  CULE_FI void rmw_slo(uint16_t ea) {
     const uint8_t m = rd(ea);
     set_c(m & 0x80u);
     const uint8_t r = (uint8_t)(m << 1);
     wr(ea, r);
     op_ora(r);
   }
-  CULE_HD void rmw_rla(uint16_t ea) {
+  CULE_FI void rmw_rla(uint16_t ea) {
     const uint8_t m = rd(ea);
     const uint8_t r = (uint8_t)((m << 1) | carry());
     wr(ea, r);
     set_c(m & 0x80u);
     op_and(r);
   }
-  CULE_HD void rmw_sre(uint16_t ea) {
+  CULE_FI void rmw_sre(uint16_t ea) {
     const uint8_t m = rd(ea);
     set_c(m & 0x01u);
     const uint8_t r = (uint8_t)(m >> 1);
     wr(ea, r);
     op_eor(r);
   }
-  CULE_HD void rmw_rra(uint16_t ea) {
+  CULE_FI void rmw_rra(uint16_t ea) {
     const uint8_t m = rd(ea);
     const uint8_t r = (uint8_t)((m >> 1) | (carry() << 7));
     set_c(m & 0x01u);  // the bit rotated out feeds the addition
     wr(ea, r);
     op_adc(r);
   }
-  CULE_HD void rmw_dcp(uint16_t ea) {
+  CULE_FI void rmw_dcp(uint16_t ea) {
     const uint8_t r = (uint8_t)(rd(ea) - 1);
     wr(ea, r);
     op_cmp(a, r);
   }
-  CULE_HD void rmw_isb(uint16_t ea) {
+  CULE_FI void rmw_isb(uint16_t ea) {
     const uint8_t r = (uint8_t)(rd(ea) + 1);
     wr(ea, r);
     op_sbc(r);
   }
 
   // ---- other undocumented ALU ops -------------------------------------------
-  CULE_HD void op_anc(uint8_t v) {
+  CULE_FI void op_anc(uint8_t v) {
     op_and(v);
     set_c(a & 0x80u);
   }
-  CULE_HD void op_asr(uint8_t v) { a = shr((uint8_t)(a & v)); }
-  CULE_HD void op_ane(uint8_t v) { a = set_nz((uint8_t)((a | 0xEEu) & x & v)); }
-  CULE_HD void op_lxa(uint8_t v) { a = x = set_nz((uint8_t)((a | 0xEEu) & v)); }
-  CULE_HD void op_las(uint8_t v) { a = x = sp = set_nz((uint8_t)(sp & v)); }
-  CULE_HD void op_sbx(uint8_t v) {
+  CULE_FI void op_asr(uint8_t v) { a = shr((uint8_t)(a & v)); }
+  CULE_FI void op_ane(uint8_t v) { a = set_nz((uint8_t)((a | 0xEEu) & x & v)); }
+  CULE_FI void op_lxa(uint8_t v) { a = x = set_nz((uint8_t)((a | 0xEEu) & v)); }
+  CULE_FI void op_las(uint8_t v) { a = x = sp = set_nz((uint8_t)(sp & v)); }
+  CULE_FI void op_sbx(uint8_t v) {
     const uint8_t ax = (uint8_t)(a & x);
     set_c(ax >= v);
     x = set_nz((uint8_t)(ax - v));
   }
-  CULE_HD void op_arr(uint8_t v) {
+  CULE_FI void op_arr(uint8_t v) {
     const uint8_t t = (uint8_t)(a & v);
     const uint8_t r = (uint8_t)((t >> 1) | (carry() << 7));
     if (!(p & kD)) {
@@ -356,21 +356,21 @@ struct Core {
     a = res;
   }
   // SHA/SHX/SHY/SHS store value & (high byte of the address + 1).
-  CULE_HD void op_sh(uint16_t ea, uint32_t v) { wr(ea, v & (uint32_t)((ea >> 8) + 1u)); }
-  CULE_HD void op_shs(uint16_t ea) {
+  CULE_FI void op_sh(uint16_t ea, uint32_t v) { wr(ea, v & (uint32_t)((ea >> 8) + 1u)); }
+  CULE_FI void op_shs(uint16_t ea) {
     sp = (uint8_t)(a & x);
     op_sh(ea, sp);
   }
 
   // ---- control flow ----------------------------------------------------------
-  CULE_HD void branch(bool taken) {
+  CULE_FI void branch(bool taken) {
     const uint8_t off = ld_imm();
     if (!taken) return;
     const uint16_t target = (uint16_t)(pc + (int8_t)off);
     tick(((pc ^ target) & 0xFF00u) ? 2 : 1);
     pc = target;
   }
-  CULE_HD void op_jsr() {
+  CULE_FI void op_jsr() {
     const uint32_t lo = fetch8();
     (void)rd(0x0100u + sp);
     push((uint8_t)(pc >> 8));
@@ -378,13 +378,13 @@ struct Core {
     const uint32_t hi = rd(pc);
     pc = (uint16_t)(lo | (hi << 8));
   }
-  CULE_HD void op_rts() {
+  CULE_FI void op_rts() {
     const uint32_t lo = pull_first();
     const uint32_t hi = pull_next();
     pc = (uint16_t)(lo | (hi << 8));
     (void)fetch8();
   }
-  CULE_HD void op_brk() {
+  CULE_FI void op_brk() {
     (void)fetch8();
     push((uint8_t)(pc >> 8));
     push((uint8_t)pc);
@@ -394,14 +394,14 @@ struct Core {
     const uint32_t hi = rd(0xFFFFu);
     pc = (uint16_t)(lo | (hi << 8));
   }
-  CULE_HD void op_rti() {
+  CULE_FI void op_rti() {
     p = (uint8_t)(pull_first() | kAlwaysSet);
     const uint32_t lo = pull_next();
     const uint32_t hi = pull_next();
     pc = (uint16_t)(lo | (hi << 8));
   }
-  CULE_HD void op_pla() { a = set_nz(pull_first()); }
-  CULE_HD void op_plp() { p = (uint8_t)(pull_first() | kAlwaysSet); }
+  CULE_FI void op_pla() { a = set_nz(pull_first()); }
+  CULE_FI void op_plp() { p = (uint8_t)(pull_first() | kAlwaysSet); }
 
   // ---- one instruction -----------------------------------------------------
   // Each case: charge the base cycle count, then run the addressing mode and
@@ -697,6 +697,29 @@ CULE_HD void cpu_step(CpuState& s, Bus& bus) {
   s.sp = c.sp;
   s.p = c.p;
   s.halted = c.halted;
+}
+
+// Runs up to max_instructions instructions, stopping early once bus.stopped() or the
+// CPU halts; the registers stay in locals for the whole run.  Returns the number of
+// instructions executed.
+template <class Bus>
+CULE_HD int cpu_run(CpuState& s, Bus& bus, int max_instructions) {
+  if (s.halted) return 0;
+  cpu6507::Core<Bus> c{bus, s.pc, s.a, s.x, s.y, s.sp, s.p, 0};
+  int n = 0;
+  while (n < max_instructions) {
+    c.step();
+    ++n;
+    if (c.halted || bus.stopped()) break;
+  }
+  s.pc = c.pc;
+  s.a = c.a;
+  s.x = c.x;
+  s.y = c.y;
+  s.sp = c.sp;
+  s.p = c.p;
+  s.halted = c.halted;
+  return n;
 }
 
 }  // namespace cule

@@ -265,6 +265,43 @@ CULE_HD uint16_t tia_collisions(uint8_t e) {
   return c;
 }
 
+// The playfield of one line in pixel order: bit g is the 4-pixel group g (0..39).
+CULE_HD uint64_t playfield_line(uint32_t pf, int reflect) {
+  // PF0 bits 4-7 (register bits 0-3) draw groups 0-3, PF1 bits 7-0 (register bits
+  // 11-4) groups 4-11, PF2 bits 0-7 (register bits 12-19) groups 12-19.
+  uint32_t left = (pf & 0x0000Fu) | ((uint32_t)reflect_byte((uint8_t)(pf >> 4)) << 4) | (pf & 0xFF000u);
+  uint32_t right = left;
+  if (reflect) {
+    right = 0;
+    for (int g = 0; g < 20; ++g) right |= ((left >> g) & 1u) << (19 - g);
+  }
+  return (uint64_t)left | ((uint64_t)right << 20);
+}
+
+// Widest reach (in pixels from the position) of a player's copies for NUSIZ mode.
+CULE_HD int player_span(int mode) {
+  switch (mode) {
+    case 0: return 8;
+    case 1: return 24;
+    case 2: return 40;
+    case 3: return 40;
+    case 4: return 72;
+    case 5: return 17;
+    case 6: return 72;
+    default: return 33;
+  }
+}
+
+CULE_HD int missile_span(int num, int size) {
+  int w = 1 << size;
+  switch (num) {
+    case 1: return 16 + w;
+    case 2: case 3: return 32 + w;
+    case 4: case 6: return 64 + w;
+    default: return w;
+  }
+}
+
 // Draw `count` pixels of the visible line starting at pixel x (0..159).
 CULE_HD void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
   uint8_t* out = fb + t.fb_pos;
@@ -275,29 +312,44 @@ CULE_HD void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
   }
   const uint8_t objs = t.enabled;
   if (objs == 0) {
-    for (int i = 0; i < count; ++i) out[i] = t.colubk;
+    const uint8_t bk = t.colubk;
+    for (int i = 0; i < count; ++i) out[i] = bk;
     return;
   }
   const uint8_t ps = t.prio_score;
+  const uint64_t pfl = playfield_line(t.pf, t.pfm_reflect);
   if (objs == BIT_PF) {
     // Playfield alone.  With score mode on, Stella's fast path colours the playfield
     // with COLUP0/COLUP1 even when the priority bit is set too; kept for exactness.
     for (int i = 0; i < count; ++i, ++x) {
-      bool on = (t.pf & playfield_mask(t.pfm_reflect, x)) != 0;
+      bool on = (pfl >> (x >> 2)) & 1u;
       out[i] = on ? ((ps & BIT_SCORE) ? (x < 80 ? t.colup0 : t.colup1) : t.colupf) : t.colubk;
     }
     return;
   }
+  // Distance of the current pixel from each object's position, stepped along the line.
+  int d_bl = wrap160(x - t.blm_pos), d_p0 = wrap160(x - t.p0m_pos), d_p1 = wrap160(x - t.p1m_pos);
+  int d_m0 = wrap160(x - t.m0m_pos), d_m1 = wrap160(x - t.m1m_pos);
+  const int w_bl = (objs & BIT_BL) ? (1 << t.blm_size) : 0;
+  const int s_p0 = t.cur_grp0 ? player_span(t.p0m_mode) : 0;
+  const int s_p1 = t.cur_grp1 ? player_span(t.p1m_mode) : 0;
+  const int s_m0 = ((objs & BIT_M0) && !t.m0m_off) ? missile_span(t.m0m_num, t.m0m_size) : 0;
+  const int s_m1 = (objs & BIT_M1) ? missile_span(t.m1m_num, t.m1m_size) : 0;
   uint16_t coll = 0;
   for (int i = 0; i < count; ++i, ++x) {
-    uint8_t e = (t.pf & playfield_mask(t.pfm_reflect, x)) ? BIT_PF : 0;
-    if ((objs & BIT_BL) && (wrap160(x - t.blm_pos) < (1 << t.blm_size))) e |= BIT_BL;
-    if (t.cur_grp1 & player_mask_bit(t.p1m_en, t.p1m_mode, wrap160(x - t.p1m_pos))) e |= BIT_P1;
-    if ((objs & BIT_M1) && missile_mask(t.m1m_num, t.m1m_size, wrap160(x - t.m1m_pos))) e |= BIT_M1;
-    if (t.cur_grp0 & player_mask_bit(t.p0m_en, t.p0m_mode, wrap160(x - t.p0m_pos))) e |= BIT_P0;
-    if ((objs & BIT_M0) && !t.m0m_off && missile_mask(t.m0m_num, t.m0m_size, wrap160(x - t.m0m_pos))) e |= BIT_M0;
-    coll |= tia_collisions(e);
+    uint8_t e = ((pfl >> (x >> 2)) & 1u) ? BIT_PF : 0;
+    if (d_bl < w_bl) e |= BIT_BL;
+    if (d_p1 < s_p1 && (t.cur_grp1 & player_mask_bit(t.p1m_en, t.p1m_mode, d_p1))) e |= BIT_P1;
+    if (d_m1 < s_m1 && missile_mask(t.m1m_num, t.m1m_size, d_m1)) e |= BIT_M1;
+    if (d_p0 < s_p0 && (t.cur_grp0 & player_mask_bit(t.p0m_en, t.p0m_mode, d_p0))) e |= BIT_P0;
+    if (d_m0 < s_m0 && missile_mask(t.m0m_num, t.m0m_size, d_m0)) e |= BIT_M0;
+    if (e & (e - 1)) coll |= tia_collisions(e);
     out[i] = tia_priority_colour(t, (uint8_t)(e | ps), x);
+    if (++d_bl == 160) d_bl = 0;
+    if (++d_p0 == 160) d_p0 = 0;
+    if (++d_p1 == 160) d_p1 = 0;
+    if (++d_m0 == 160) d_m0 = 0;
+    if (++d_m1 == 160) d_m1 = 0;
   }
   t.collision |= coll;
 }
