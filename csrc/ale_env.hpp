@@ -147,7 +147,7 @@ CULE_HD void ale_power_on(Machine& m, uint32_t env_seed, uint8_t mode, uint8_t d
   if (!g.right_diff_a) sw &= (uint8_t)~0x80;
   if (!g.left_diff_a) sw &= (uint8_t)~0x40;
   c.riot.swchb = sw;
-  c.bank = cart_reset_bank(g.cart_type);
+  cart_power_on(c, g);
   c.cpu.sp = 0xFF;
   if (g.autodetect) {
     // Console::Console(): format auto-detection runs 60 frames with no input, as NTSC,

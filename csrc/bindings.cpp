@@ -127,7 +127,7 @@ PYBIND11_MODULE(_core, m) {
         py::dict d;
         d["pc"] = c.cpu.pc; d["a"] = c.cpu.a; d["x"] = c.cpu.x; d["y"] = c.cpu.y;
         d["sp"] = c.cpu.sp; d["p"] = c.cpu.p; d["halted"] = c.cpu.halted;
-        d["cycles"] = c.cycles; d["bank"] = c.bank;
+        d["cycles"] = c.cycles; d["bank"] = c.cart.bank;
         d["timer"] = c.riot.timer; d["interval_shift"] = c.riot.interval_shift;
         d["cycles_when_timer_set"] = c.riot.cycles_when_timer_set;
         d["cycles_when_irq_reset"] = c.riot.cycles_when_irq_reset;

@@ -16,15 +16,32 @@ CULE_HD uint8_t cart_reset_bank(uint8_t type) {
   }
 }
 
+// Power-on state of the cartridge, before the first system reset.
+CULE_HD void cart_power_on(Console& c, const GameConfig& g) {
+  c.cart.bank = cart_reset_bank(g.cart_type);
+}
+
+// The cartridge's part of System::reset() (it runs after the RIOT and the TIA).
+// Cartridges with RAM draw its contents from the system RNG here, as ALE does.
+CULE_HD void cart_reset(Console& c, const GameConfig& g) {
+  c.cart.bank = cart_reset_bank(g.cart_type);
+}
+
+// The cartridge's part of System::resetCycles() (for mappers that count cycles).
+CULE_HD void cart_cycles_reset(Console& c, const GameConfig& g) {
+  (void)c;
+  (void)g;
+}
+
 CULE_FI void cart_access(Console& c, uint8_t type, uint16_t addr) {
   uint16_t a = addr & 0x0FFF;
   switch (type) {
     case CART_F8:
     case CART_F8_SWAPPED:
-      if (a == 0x0FF8) c.bank = 0; else if (a == 0x0FF9) c.bank = 1;
+      if (a == 0x0FF8) c.cart.bank = 0; else if (a == 0x0FF9) c.cart.bank = 1;
       break;
     case CART_F6:
-      if (a >= 0x0FF6 && a <= 0x0FF9) c.bank = (uint8_t)(a - 0x0FF6);
+      if (a >= 0x0FF6 && a <= 0x0FF9) c.cart.bank = (uint8_t)(a - 0x0FF6);
       break;
     default:
       break;
@@ -36,7 +53,7 @@ CULE_FI uint8_t cart_peek(Console& c, uint8_t type, const uint8_t* rom, uint16_t
   switch (type) {
     case CART_2K: return rom[addr & 0x07FF];
     case CART_4K: return rom[addr & 0x0FFF];
-    default: return rom[(uint32_t)c.bank * 4096u + (addr & 0x0FFF)];
+    default: return rom[(uint32_t)c.cart.bank * 4096u + (addr & 0x0FFF)];
   }
 }
 

@@ -261,19 +261,20 @@ CULE_HD void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
 // ---- system-level operations ----
 
 // System::resetCycles(): every device rebases on cycle 0.
-CULE_HD void system_reset_cycles(Console& c) {
+CULE_HD void system_reset_cycles(Console& c, const GameConfig& g) {
   riot_cycles_reset(c);
   tia_cycles_reset(c);
+  cart_cycles_reset(c, g);
   c.cycles = 0;
 }
 
 // System::reset(): devices reset in attach order (RIOT, TIA, cartridge), then the CPU.
 CULE_HD void system_reset(Machine& m, bool pal, uint16_t height) {
   Console& c = m.c;
-  system_reset_cycles(c);
+  system_reset_cycles(c, m.g);
   riot_reset(c);
   tia_reset(c, m.fbs, m.g.ystart, height, pal, m.g.hmove_blanks != 0);
-  c.bank = cart_reset_bank(m.g.cart_type);
+  cart_reset(c, m.g);
   Bus bus(m);
   cpu_reset(c.cpu, bus);
   c.last_access_read = 1;
@@ -285,7 +286,7 @@ CULE_HD void frame_start(Machine& m) {
   TiaState& t = c.tia;
   t.cur_buf ^= 1;
   uint32_t clocks = (c.cycles * 3 - (uint32_t)t.clk_frame_start) % kClocksPerLine;
-  system_reset_cycles(c);
+  system_reset_cycles(c, m.g);
   t.clk_frame_start = -(int32_t)clocks;
   t.clk_disp_start = t.clk_frame_start + kClocksPerLine * t.ystart;
   t.clk_disp_stop = t.clk_disp_start + kClocksPerLine * t.height;

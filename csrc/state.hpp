@@ -9,6 +9,7 @@
 #include "common.hpp"
 #include "cpu6507.hpp"
 #include "mt19937.hpp"
+#include "cart_state.hpp"
 
 namespace cule {
 
@@ -121,9 +122,9 @@ struct Console {
   uint8_t data_bus;          // last value on the data bus (TIA reads return it in bits 0-5)
   uint8_t last_access_read;  // M6502Low's lastAccessWasRead (WSYNC only halts after a read)
   uint8_t stop;              // the TIA asked the CPU to stop (end of frame)
-  uint8_t bank;              // cartridge bank
   RiotState riot;
   TiaState tia;
+  CartState cart;
   Inputs in;
   // ALE environment (StellaEnvironment + ALEState)
   GameVars game;

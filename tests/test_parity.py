@@ -1,56 +1,66 @@
 """The central test: cule.Atari against ale-py 0.12.1, frame by frame.
 
-For each game: two consoles in one cule batch and two ALEInterface instances get the
-same random action sequences (sticky actions at 0.25, the same seeds); after every
-frame RAM, RGB screen, reward, terminal, truncation, lives and frame numbers must be
-identical.  Episodes end by game over or by max_num_frames_per_episode and are
-restarted with reset_game, so several episodes (and ALE's RAM carry-over) are covered.
-A game that is not exact yet stays here as an expected failure with its reason.
+For every supported game: two consoles in one cule batch and two ALEInterface
+instances get the same random action sequences (sticky actions at 0.25, the same
+seeds); after every frame RAM, RGB screen, reward, terminal, truncation, lives and
+frame numbers must be identical.  Episodes end by game over or by
+max_num_frames_per_episode and restart with reset_game, so several episodes (and
+ALE's RAM carry-over between them) are covered.  Then every mode and every
+difficulty the game offers runs 1,000 frames.  A game that is not exact yet stays
+here as an expected failure with its reason (parity_expectations.py).
 """
+import json
+import os
+
 import pytest
 
+import cule
 from ale_harness import HAVE_ALE, run_lockstep
+from parity_expectations import XFAIL
 
 pytestmark = pytest.mark.skipif(not HAVE_ALE, reason="ale-py is not installed")
 
-# game -> (frames per console, max_num_frames_per_episode)
-GAMES = {
-    "pong": (6000, 2500),
-    "breakout": (6000, 2500),
-    "space_invaders": (6000, 2500),
-    "seaquest": (6000, 2500),
-    "freeway": (6000, 2500),
-    "ms_pacman": (6000, 2500),
-}
+GAMES = cule.list_games()
+FRAMES_PER_CONSOLE = 6000      # x 2 consoles = 12,000 frames a game
+MAX_FRAMES = 2500              # episodes end at game over or after 2,500 frames
+MODE_FRAMES = 1000
 
-# game -> reason, for games known not to be exact yet (none at present).
-XFAIL = {}
+RESULTS = os.environ.get("CULE_PARITY_RESULTS")   # optional JSON lines for tools/parity_table.py
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-def test_parity_random_play(game):
+def record(**row):
+    if RESULTS:
+        with open(RESULTS, "a") as f:
+            f.write(json.dumps(row) + "\n")
+
+
+def maybe_xfail(game):
     if game in XFAIL:
         pytest.xfail(XFAIL[game])
-    frames, max_frames = GAMES[game]
-    err, stats = run_lockstep(game, frames, seeds=(7, 1234), p=0.25, max_frames=max_frames)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_parity_random_play(game):
+    err, stats = run_lockstep(game, FRAMES_PER_CONSOLE, seeds=(7, 1234), p=0.25, max_frames=MAX_FRAMES)
+    record(test="random_play", game=game, frames=stats["frames"], episodes=stats["episodes"], error=err)
+    if err is not None:
+        maybe_xfail(game)
     assert err is None, err
-    # two consoles x frames, and at least two episodes ended per console
     assert stats["frames"] >= 10000
     assert stats["episodes"] >= 4
 
 
-@pytest.mark.parametrize("game,mode,difficulty", [
-    ("pong", 1, 3),
-    ("breakout", 8, 1),
-    ("space_invaders", 5, 1),
-    ("freeway", 3, 1),
-    ("ms_pacman", 2, 0),
-    ("ms_pacman", 0, 0),
-    ("seaquest", 0, 1),
-])
-def test_parity_modes_and_difficulties(game, mode, difficulty):
-    err, _ = run_lockstep(game, 1200, seeds=(3,), p=0.25, mode=mode, difficulty=difficulty, action_seed=5)
-    assert err is None, err
+@pytest.mark.parametrize("game", GAMES)
+def test_parity_every_mode_and_difficulty(game):
+    info = cule.load_rom(game).info
+    combos = [(m, None) for m in info["modes"]] + [(None, d) for d in info["difficulties"] if d != 0]
+    for mode, difficulty in combos:
+        err, stats = run_lockstep(game, MODE_FRAMES, seeds=(3,), p=0.25, mode=mode, difficulty=difficulty,
+                                  action_seed=5)
+        record(test="mode", game=game, mode=mode, difficulty=difficulty, frames=stats["frames"], error=err)
+        if err is not None:
+            maybe_xfail(game)
+        assert err is None, f"mode {mode} difficulty {difficulty}: {err}"
 
 
 @pytest.mark.parametrize("game", ["pong", "seaquest"])
@@ -62,4 +72,9 @@ def test_parity_frameskip_and_grayscale(game):
 
 def test_parity_no_sticky_actions():
     err, _ = run_lockstep("breakout", 1500, seeds=(0,), p=0.0, action_seed=2)
+    assert err is None, err
+
+
+def test_parity_mode_and_difficulty_together():
+    err, _ = run_lockstep("pong", 1200, seeds=(3,), p=0.25, mode=1, difficulty=3, action_seed=5)
     assert err is None, err
