@@ -1,0 +1,387 @@
+"""Throughput benchmark: cule against ale-py and Gymnasium, side by side.
+
+Measures frames/s (a frame is one emulated Atari frame) for each backend, game,
+number of envs and mode, all in one run on this machine, and prints the speed-up of
+every cule backend over every reference backend from that same run.
+
+Backends (each where available):
+  cule-cuda    cule.Atari / cule.AtariVectorEnv on the GPU
+  cule-cpu     the same on CPU threads
+  ale-vector   ale_py.vector_env.AtariVectorEnv (ALE's C++ vector env)
+  gym-async    gymnasium.vector.AsyncVectorEnv over ale_py AtariEnv
+  ale-single   a plain single ale_py.ALEInterface loop (1 env)
+Modes:
+  emulation    frameskip 1, no observation (ALE backends still render: they always do)
+  pipeline     the full Atari pipeline with ale_py AtariVectorEnv's defaults
+               (frameskip 4, max-pool, 84x84 grayscale, stack 4, noop starts)
+  inference    pipeline plus a Nature-CNN forward pass per step (optional)
+
+    python -m cule.benchmark --quick                # < 2 minutes on a 2-core machine
+    python -m cule.benchmark --games pong breakout --backends cule-cpu ale-vector
+Outputs: a table on stdout; benchmark.csv, benchmark.json (with machine facts) and
+benchmark.png (frames/s against envs, log-log, one line per backend) in --out-dir.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+BACKENDS = ["cule-cuda", "cule-cpu", "ale-vector", "gym-async", "ale-single"]
+REFERENCES = ["ale-vector", "gym-async", "ale-single"]
+MODES = ["emulation", "pipeline", "inference"]
+DEFAULT_GAMES = ["pong", "breakout", "space_invaders", "ms_pacman"]
+DEFAULT_ENVS = [1, 16, 64, 256, 1024, 4096, 16384, 65536]
+
+# Largest batch each backend is measured at; beyond it CPU backends only queue work.
+MAX_ENVS = {"cule-cuda": 1 << 20, "cule-cpu": 4096, "ale-vector": 1024, "gym-async": 16, "ale-single": 1}
+
+
+def _camel(game):
+    return "".join(w.capitalize() for w in game.split("_"))
+
+
+# ---------------------------------------------------------------------------
+# Runners: each builds the backend and returns a step(n) function that advances
+# every env n agent steps, plus frames per agent step per env.
+# ---------------------------------------------------------------------------
+
+class Unavailable(Exception):
+    pass
+
+
+def _nature_cnn(n_actions, device):
+    import torch
+    from torch import nn
+    net = nn.Sequential(
+        nn.Conv2d(4, 32, 8, 4), nn.ReLU(), nn.Conv2d(32, 64, 4, 2), nn.ReLU(),
+        nn.Conv2d(64, 64, 3, 1), nn.ReLU(), nn.Flatten(), nn.Linear(3136, 512), nn.ReLU(),
+        nn.Linear(512, n_actions)).to(device)
+    net.eval()
+    return net
+
+
+def make_runner(backend, game, num_envs, mode, threads, seed):
+    import torch
+    infer = mode == "inference"
+    if backend in ("cule-cpu", "cule-cuda"):
+        import cule
+        device = "cuda" if backend == "cule-cuda" else "cpu"
+        if device == "cuda" and not (cule.build_info()["cuda"] and torch.cuda.is_available()):
+            raise Unavailable("cule was built without CUDA or no GPU is present")
+        if mode == "emulation":
+            emu = cule.Atari(game, num_envs, device=device, frameskip=1, repeat_action_probability=0.25,
+                             seed=seed, num_threads=threads)
+            acts = emu.action_set.to(device)
+            gen = torch.Generator(device="cpu").manual_seed(seed)
+
+            def step(n):
+                for _ in range(n):
+                    emu.act(acts[torch.randint(len(acts), (num_envs,), generator=gen)].to(device))
+                done = (emu.terminated | emu.truncated).nonzero().flatten()
+                if len(done):
+                    emu.reset(done)
+                if device == "cuda":
+                    torch.cuda.synchronize()
+            return step, 1, None
+        if not hasattr(cule, "AtariVectorEnv"):
+            raise Unavailable("cule.AtariVectorEnv is not available in this build")
+        env = cule.AtariVectorEnv(game, num_envs, device=device, num_threads=threads)
+        return _vector_runner(env, num_envs, device, infer, seed, torch_outputs=True)
+    if backend == "ale-vector":
+        from ale_py.vector_env import AtariVectorEnv
+        if mode == "emulation":
+            env = AtariVectorEnv(game, num_envs, num_threads=threads, frameskip=1, stack_num=1, maxpool=False,
+                                 noop_max=0, use_fire_reset=False, repeat_action_probability=0.25)
+            return _vector_runner(env, num_envs, "cpu", False, seed, frames_per_step=1)
+        env = AtariVectorEnv(game, num_envs, num_threads=threads)
+        return _vector_runner(env, num_envs, "cpu", infer, seed)
+    if backend == "gym-async":
+        import functools
+        import gymnasium as gym
+        env_id = f"ALE/{_camel(game)}-v5"
+        # Workers are started with "spawn": forking a process that already runs
+        # thread pools (ALE's, cule's, PyTorch's) is unsafe.
+        fn = functools.partial(_make_gym_env, env_id, mode != "emulation")
+        env = gym.vector.AsyncVectorEnv([fn] * num_envs, context="spawn")
+        if mode == "emulation":
+            return _vector_runner(env, num_envs, "cpu", False, seed, frames_per_step=1)
+        return _vector_runner(env, num_envs, "cpu", infer, seed)
+    if backend == "ale-single":
+        if num_envs != 1:
+            raise Unavailable("ale-single runs one env")
+        if mode != "emulation":
+            raise Unavailable("ale-single is measured in emulation mode only")
+        from ale_py import ALEInterface, LoggerMode, roms
+        ALEInterface.setLoggerMode(LoggerMode.Error)
+        ale = ALEInterface()
+        ale.setInt("random_seed", seed)
+        ale.setFloat("repeat_action_probability", 0.25)
+        ale.loadROM(roms.get_rom_path(game))
+        acts = list(ale.getMinimalActionSet())
+        rng = np.random.default_rng(seed)
+
+        def step(n):
+            for a in rng.integers(0, len(acts), size=n):
+                ale.act(acts[a])
+                if ale.game_over():
+                    ale.reset_game()
+        return step, 1, None
+    raise Unavailable(f"unknown backend {backend}")
+
+
+def _make_gym_env(env_id, pipeline):
+    """One Gymnasium env for the gym-async backend (top level so workers can unpickle it)."""
+    import ale_py
+    import gymnasium as gym
+    gym.register_envs(ale_py)
+    if not pipeline:
+        return gym.make(env_id, frameskip=1, obs_type="ram")
+    e = gym.make(env_id, frameskip=1, repeat_action_probability=0.0)
+    e = gym.wrappers.AtariPreprocessing(e, noop_max=30, frame_skip=4, screen_size=84, grayscale_obs=True)
+    return gym.wrappers.FrameStackObservation(e, 4)
+
+
+def _vector_runner(env, num_envs, device, infer, seed, torch_outputs=False, frames_per_step=4):
+    import torch
+    env.reset(seed=seed)
+    n_actions = int(env.single_action_space.n)
+    rng = np.random.default_rng(seed)
+    net = _nature_cnn(n_actions, device) if infer else None
+
+    def step(n):
+        for _ in range(n):
+            if net is not None:
+                obs = step.obs
+                x = torch.as_tensor(obs, device=device).float().div_(255)
+                with torch.no_grad():
+                    actions = net(x).argmax(1)
+                actions = actions if torch_outputs else actions.cpu().numpy()
+            else:
+                actions = rng.integers(0, n_actions, size=num_envs)
+                if torch_outputs:
+                    actions = torch.as_tensor(actions, device=device)
+            step.obs = env.step(actions)[0]
+        if device == "cuda":
+            torch.cuda.synchronize()
+    step.obs = env.reset(seed=seed)[0]
+    return step, frames_per_step, env
+
+
+# ---------------------------------------------------------------------------
+
+def measure(step, frames_per_step, num_envs, warmup_s, window_s, windows):
+    """Median and spread of frames/s over `windows` timed windows after a warm-up."""
+    n = 1
+    t0 = time.perf_counter()
+    step(1)
+    while time.perf_counter() - t0 < warmup_s:
+        step(n)
+        n = min(n * 2, 64)
+    # Calibrate the steps per window from the warm-up speed.
+    t1 = time.perf_counter()
+    step(n)
+    per_step = max((time.perf_counter() - t1) / n, 1e-7)
+    steps = max(1, int(window_s / per_step))
+    rates = []
+    for _ in range(windows):
+        t = time.perf_counter()
+        step(steps)
+        rates.append(steps * frames_per_step * num_envs / (time.perf_counter() - t))
+    return statistics.median(rates), min(rates), max(rates)
+
+
+def machine_info():
+    info = {
+        "date": datetime.datetime.now().isoformat(timespec="seconds"),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "cpu_count": os.cpu_count(),
+        "cpu_model": platform.processor(),
+    }
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                info["cpu_model"] = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    versions = {}
+    for mod in ("cule", "ale_py", "gymnasium", "torch", "numpy"):
+        try:
+            versions[mod] = __import__(mod).__version__
+        except Exception:  # noqa: BLE001 - a missing library is just not listed
+            pass
+    info["versions"] = versions
+    try:
+        import torch
+        if torch.cuda.is_available():
+            info["gpu"] = torch.cuda.get_device_name(0)
+            info["cuda"] = torch.version.cuda
+            info["driver"] = _nvidia_driver()
+    except Exception:  # noqa: BLE001
+        pass
+    return info
+
+
+def _nvidia_driver():
+    try:
+        import subprocess
+        out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=10)
+        return out.stdout.strip()
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def ratios(rows):
+    """Speed-up of each cule backend over each reference, per game and mode, from
+    the best (peak over env counts) median frames/s each reached in this run."""
+    best = {}
+    for r in rows:
+        if r.get("fps") is None:
+            continue
+        key = (r["game"], r["mode"], r["backend"])
+        best[key] = max(best.get(key, 0.0), r["fps"])
+    out = []
+    for (game, mode, backend), fps in sorted(best.items()):
+        if not backend.startswith("cule"):
+            continue
+        for ref in REFERENCES:
+            ref_fps = best.get((game, mode, ref))
+            if ref_fps:
+                out.append({"game": game, "mode": mode, "backend": backend, "reference": ref,
+                            "cule_fps": fps, "reference_fps": ref_fps, "speedup": fps / ref_fps})
+    return out
+
+
+def plot(rows, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    panels = sorted({(r["game"], r["mode"]) for r in rows if r.get("fps")})
+    if not panels:
+        panels = [("none", "none")]
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4), squeeze=False)
+    for ax, (game, mode) in zip(axes[0], panels):
+        for backend in BACKENDS:
+            pts = sorted((r["num_envs"], r["fps"]) for r in rows
+                         if r["game"] == game and r["mode"] == mode and r["backend"] == backend and r.get("fps"))
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=backend)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("envs")
+        ax.set_ylabel("frames/s")
+        ax.set_title(f"{game} ({mode})")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m cule.benchmark", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--backends", nargs="+", default=BACKENDS, help="backends to measure (default: all available)")
+    ap.add_argument("--games", nargs="+", default=DEFAULT_GAMES)
+    ap.add_argument("--num-envs", nargs="+", type=int, default=DEFAULT_ENVS, help="env counts to sweep")
+    ap.add_argument("--modes", nargs="+", default=["emulation", "pipeline"], help=f"from {MODES}")
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="CPU threads for CPU backends")
+    ap.add_argument("--warmup", type=float, default=1.0, help="warm-up seconds per measurement")
+    ap.add_argument("--window", type=float, default=1.0, help="seconds per timed window")
+    ap.add_argument("--windows", type=int, default=3, help="timed windows per measurement")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out-dir", default="benchmark_results")
+    ap.add_argument("--quick", action="store_true",
+                    help="a smoke preset: pong, envs 1/16/64 (gym-async: 1/2), short windows "
+                         "(< 2 minutes on 2 cores)")
+    args = ap.parse_args(argv)
+    for b in args.backends:
+        if b not in BACKENDS:
+            ap.error(f"unknown backend {b!r}; choose from {', '.join(BACKENDS)}")
+    for m in args.modes:
+        if m not in MODES:
+            ap.error(f"unknown mode {m!r}; choose from {', '.join(MODES)}")
+    import cule
+    for g in args.games:
+        try:
+            cule.load_rom(g)
+        except ValueError as e:
+            ap.error(f"game {g!r}: {e}")
+    if any(n < 1 for n in args.num_envs):
+        ap.error("--num-envs values must be >= 1")
+    if args.windows < 1 or args.warmup < 0 or args.window <= 0 or args.threads < 1:
+        ap.error("--windows >= 1, --warmup >= 0, --window > 0 and --threads >= 1 are required")
+    if args.quick:
+        if "--games" not in (argv if argv is not None else sys.argv):
+            args.games = ["pong"]
+        if "--num-envs" not in (argv if argv is not None else sys.argv):
+            args.num_envs = [1, 16, 64]
+        args.warmup, args.window, args.windows = 0.2, 0.4, 3
+        args.quick_max_envs = {"gym-async": 2}
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    os.makedirs(args.out_dir, exist_ok=True)
+    rows = []
+    print(f"{'game':<15} {'mode':<10} {'backend':<11} {'envs':>6} {'frames/s':>12} {'spread (min-max)':>22}")
+    for game in args.games:
+        for mode in args.modes:
+            for backend in args.backends:
+                for n in args.num_envs:
+                    if n > MAX_ENVS[backend] or n > getattr(args, "quick_max_envs", {}).get(backend, n):
+                        continue
+                    row = {"game": game, "mode": mode, "backend": backend, "num_envs": n}
+                    env = None
+                    try:
+                        step, fps_frames, env = make_runner(backend, game, n, mode, args.threads, args.seed)
+                        med, lo, hi = measure(step, fps_frames, n, args.warmup, args.window, args.windows)
+                        row.update(fps=med, fps_min=lo, fps_max=hi)
+                        print(f"{game:<15} {mode:<10} {backend:<11} {n:>6} {med:>12,.0f} {lo:>10,.0f} - {hi:<10,.0f}")
+                    except Unavailable as e:
+                        row.update(fps=None, skipped=str(e))
+                    except ImportError as e:
+                        row.update(fps=None, skipped=f"not installed: {e}")
+                    except Exception as e:  # noqa: BLE001 - one failing backend must not stop the sweep
+                        row.update(fps=None, skipped=f"failed: {e!r}")
+                        print(f"{game:<15} {mode:<10} {backend:<11} {n:>6} {'failed':>12}  {e!r}")
+                    finally:
+                        if env is not None and hasattr(env, "close"):
+                            env.close()
+                    rows.append(row)
+    speedups = ratios(rows)
+    if speedups:
+        print("\nspeed-up (peak frames/s over env counts, this run):")
+        for s in speedups:
+            print(f"  {s['game']:<15} {s['mode']:<10} {s['backend']:<10} vs {s['reference']:<11} "
+                  f"{s['speedup']:8.2f}x  ({s['cule_fps']:,.0f} vs {s['reference_fps']:,.0f})")
+    skipped = sorted({(r["backend"], r["skipped"]) for r in rows if r.get("skipped")})
+    for b, why in skipped:
+        print(f"skipped {b}: {why}")
+    csv_path = os.path.join(args.out_dir, "benchmark.csv")
+    with open(csv_path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=["game", "mode", "backend", "num_envs", "fps", "fps_min", "fps_max", "skipped"])
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: r.get(k) for k in w.fieldnames})
+    with open(os.path.join(args.out_dir, "benchmark.json"), "w") as f:
+        json.dump({"machine": machine_info(), "args": vars(args), "results": rows, "speedups": speedups}, f, indent=2)
+    plot(rows, os.path.join(args.out_dir, "benchmark.png"))
+    print(f"\nwrote {csv_path}, benchmark.json and benchmark.png in {args.out_dir}")
+    return rows
+
+
+if __name__ == "__main__":
+    main()

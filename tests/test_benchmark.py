@@ -1,0 +1,40 @@
+"""The throughput benchmark script: well-formed CSV, JSON and PNG, clear errors.
+(It measures; it asserts no speed.)"""
+import csv
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cule import benchmark
+
+
+def test_quick_run_writes_csv_json_png(tmp_path):
+    rows = benchmark.main(["--quick", "--backends", "cule-cpu", "ale-single", "cule-cuda", "--modes", "emulation",
+                           "--num-envs", "1", "4", "--window", "0.1", "--windows", "2", "--warmup", "0",
+                           "--out-dir", str(tmp_path)])
+    measured = [r for r in rows if r.get("fps")]
+    assert {r["backend"] for r in measured} == {"cule-cpu", "ale-single"}
+    assert all(r["fps"] > 0 and r["fps_min"] <= r["fps"] <= r["fps_max"] for r in measured)
+    with open(tmp_path / "benchmark.csv") as f:
+        table = list(csv.DictReader(f))
+    assert {r["backend"] for r in table} >= {"cule-cpu", "ale-single"}
+    assert all(float(r["fps"]) > 0 for r in table if r["fps"])
+    data = json.loads((tmp_path / "benchmark.json").read_text())
+    assert data["machine"]["cpu_count"] >= 1 and "versions" in data["machine"]
+    assert any(s["reference"] == "ale-single" for s in data["speedups"])
+    png = (tmp_path / "benchmark.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--backends", "nes"], "unknown backend"),
+    (["--games", "not_a_game"], "not_a_game"),
+    (["--modes", "warp"], "unknown mode"),
+    (["--num-envs", "0"], "num-envs"),
+])
+def test_bad_arguments_fail_clearly(args, message):
+    p = subprocess.run([sys.executable, "-m", "cule.benchmark", *args], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2
+    assert message in p.stderr
