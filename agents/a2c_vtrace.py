@@ -418,6 +418,9 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     add("--env-backend", default="auto", choices=["auto", "cule", "ale"])
     add("--device", default=None, help="default: cuda if available, else cpu")
     add("--seed", default=1, type=int)
+    add("--max-minutes", default=0.0, type=float,
+        help="stop training after this many minutes of wall-clock (0: no limit); logs, "
+             "checkpoint, final evaluation and learning curve are still written")
     add("--total-frames", default=10_000_000, type=int,
         help="emulated frames (agent steps x 4), all envs and processes")
     add("--num-envs", default=None, type=int, help="envs per process (CUDA 1200, CPU 32)")
@@ -712,6 +715,10 @@ def train(args, ckpt=None):
         for _ in range(T - S):  # fill the window
             env_step()
         while frames < args.total_frames:
+            if args.max_minutes > 0 and time.time() - start_time > 60.0 * args.max_minutes:
+                if is_main:
+                    print(f"\n--max-minutes {args.max_minutes} reached at {frames} frames")
+                break
             for _ in range(S):
                 env_step()
             m = updates % M
