@@ -27,6 +27,8 @@ _F8_SWAPPED_MD5 = {"bc24440b59092559a1ec26055fd1270e", "75ee371ccfc4f43e7d9b8f24
 
 PADDLE_MIN = 27450      # ALE 0.12.1 ale_state.hpp PADDLE_MIN
 PADDLE_MAX = 790196     # ALE 0.12.1 ale_state.hpp PADDLE_MAX
+# Games whose RomSettings::modifyEnvironmentSettings() raises paddle_max.
+_PADDLE_MAX_OVERRIDE = {"backgammon": 1000000, "blackjack": 795000}
 
 
 @dataclass(frozen=True)
@@ -150,5 +152,5 @@ def native_config(rom: Rom) -> dict:
         "height": height,
         "screen_height": screen_height,
         "paddle_min": PADDLE_MIN,
-        "paddle_max": PADDLE_MAX,
+        "paddle_max": _PADDLE_MAX_OVERRIDE.get(rom.game, PADDLE_MAX),
     }

@@ -1,0 +1,23 @@
+// ALE 0.12.1 src/ale/games/supported/Hero.cpp
+// cule-game: hero Hero
+#pragma once
+#include "game_api.hpp"
+
+namespace cule { namespace games {
+
+struct Hero : GameBase {
+  CULE_HD static void reset(GameVars& v) { v.reward = 0; v.score = 0; v.terminal = 0; v.lives = 4; }
+  CULE_HD static void step(Console& c) {
+    GameVars& v = c.game;
+    int score = decimal_score(c, 0xB9, 0xB8, 0xB7);
+    v.reward = score - v.score;
+    v.score = score;
+    v.lives = ram_at(c, 0xB3);
+    v.terminal = v.lives == 0;
+  }
+  CULE_HD static int lives(const Console& c) { return c.game.terminal ? 0 : c.game.lives; }
+  template <class Env>
+  CULE_HD static void set_mode(Env& env, int mode) { select_until_ram_equals(env, 0x80, mode, 1); }
+};
+
+}}  // namespace cule::games
