@@ -133,7 +133,7 @@ CULE_HD void ale_press_select(Machine& m, int n) {
 
 // Power-on: the console as ALE constructs it (Console ctor, then StellaEnvironment ctor).
 // `env_seed` seeds the environment RNG (sticky actions), as ALE's random_seed.
-CULE_HD void ale_power_on(Machine& m, uint32_t env_seed, uint8_t mode, uint8_t difficulty) {
+CULE_HD void ale_power_on(Machine& m, uint32_t env_seed, uint16_t mode, uint8_t difficulty) {
   Console& c = m.c;
   const GameConfig& g = m.g;
   // Zero everything first: a fresh Console has no history.

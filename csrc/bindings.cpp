@@ -77,7 +77,7 @@ PYBIND11_MODULE(_core, m) {
                       int frameskip, float p, int32_t max_frames) {
         size_t n = (size_t)b.num_envs();
         const uint32_t* s = readable<uint32_t>(seeds, "seeds", n);
-        const uint8_t* mo = readable<uint8_t>(modes, "modes", n);
+        const uint16_t* mo = readable<uint16_t>(modes, "modes", n);
         const uint8_t* di = readable<uint8_t>(diffs, "difficulties", n);
         py::gil_scoped_release nogil;
         b.load(s, mo, di, EnvParams{frameskip, p, max_frames});

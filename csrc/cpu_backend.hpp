@@ -64,7 +64,7 @@ class CpuBatch {
   }
 
   // ALE loadROM(): power on, then reset_game.  seeds: one environment seed per env.
-  void load(const uint32_t* seeds, const uint8_t* modes, const uint8_t* difficulties, const EnvParams& p) {
+  void load(const uint32_t* seeds, const uint16_t* modes, const uint8_t* difficulties, const EnvParams& p) {
     pool_.parallel_for(n_, [&](int b, int e) {
       for (int i = b; i < e; ++i) {
         Machine m = machine(i);
@@ -75,7 +75,7 @@ class CpuBatch {
   }
 
   // ALEInterface setMode / setDifficulty: takes effect at the next reset_game.
-  void set_mode(uint8_t mode, uint8_t difficulty) {
+  void set_mode(uint16_t mode, uint8_t difficulty) {
     for (auto& c : consoles_) { c.mode = mode; c.difficulty = difficulty; }
   }
 

@@ -114,6 +114,7 @@ struct GameVars {
   int32_t lives;
   uint8_t terminal;
   uint8_t started;
+  int32_t aux[4];            // further per-game variables (each game's header says which)
 };
 
 struct Console {
@@ -132,7 +133,7 @@ struct Console {
   int32_t episode_frame_number;
   int32_t left_paddle, right_paddle;
   uint8_t action_a;          // the action ALE repeats when an action sticks
-  uint8_t mode;
+  uint16_t mode;             // ALE game mode (video_cube goes up to 5002)
   uint8_t difficulty;
   uint8_t truncated;
   Mt19937 sys_rng;

@@ -123,7 +123,7 @@ class Atari:
         self._batch = _core.CpuBatch(native_config(self.rom), self.rom.data, num_envs, int(num_threads))
         self._rewards = np.zeros(num_envs, dtype=np.int32)
         # ALE loadROM: power on and reset_game in the default mode and difficulty.
-        self._batch.load(seeds.astype(np.uint32), np.full(num_envs, info["default_mode"], np.uint8),
+        self._batch.load(seeds.astype(np.uint32), np.full(num_envs, info["default_mode"], np.uint16),
                          np.zeros(num_envs, np.uint8), *self._params())
         if explicit_mode:
             # As ale.setMode(m); ale.setDifficulty(d); ale.reset_game() (what Gymnasium's

@@ -43,10 +43,51 @@
 #include "hangman.hpp"
 #include "haunted_house.hpp"
 #include "hero.hpp"
+#include "human_cannonball.hpp"
+#include "ice_hockey.hpp"
+#include "journey_escape.hpp"
+#include "kaboom.hpp"
+#include "kangaroo.hpp"
+#include "koolaid.hpp"
+#include "krull.hpp"
+#include "kung_fu_master.hpp"
+#include "lost_luggage.hpp"
+#include "mario_bros.hpp"
+#include "miniature_golf.hpp"
 #include "ms_pacman.hpp"
+#include "name_this_game.hpp"
+#include "othello.hpp"
+#include "phoenix.hpp"
+#include "pitfall.hpp"
 #include "pong.hpp"
+#include "pooyan.hpp"
+#include "private_eye.hpp"
+#include "qbert.hpp"
+#include "riverraid.hpp"
+#include "road_runner.hpp"
 #include "seaquest.hpp"
+#include "skiing.hpp"
+#include "solaris.hpp"
 #include "space_invaders.hpp"
+#include "star_gunner.hpp"
+#include "superman.hpp"
+#include "surround.hpp"
+#include "tennis.hpp"
+#include "tetris.hpp"
+#include "tic_tac_toe_3d.hpp"
+#include "time_pilot.hpp"
+#include "trondead.hpp"
+#include "turmoil.hpp"
+#include "up_n_down.hpp"
+#include "venture.hpp"
+#include "video_checkers.hpp"
+#include "video_chess.hpp"
+#include "video_cube.hpp"
+#include "video_pinball.hpp"
+#include "wizard_of_wor.hpp"
+#include "word_zapper.hpp"
+#include "yars_revenge.hpp"
+#include "zaxxon.hpp"
 
 namespace cule {
 
@@ -93,11 +134,52 @@ enum GameId : uint8_t {
   GAME_HANGMAN = 39,
   GAME_HAUNTED_HOUSE = 40,
   GAME_HERO = 41,
-  GAME_MS_PACMAN = 42,
-  GAME_PONG = 43,
-  GAME_SEAQUEST = 44,
-  GAME_SPACE_INVADERS = 45,
-  GAME_COUNT = 46
+  GAME_HUMAN_CANNONBALL = 42,
+  GAME_ICE_HOCKEY = 43,
+  GAME_JOURNEY_ESCAPE = 44,
+  GAME_KABOOM = 45,
+  GAME_KANGAROO = 46,
+  GAME_KOOLAID = 47,
+  GAME_KRULL = 48,
+  GAME_KUNG_FU_MASTER = 49,
+  GAME_LOST_LUGGAGE = 50,
+  GAME_MARIO_BROS = 51,
+  GAME_MINIATURE_GOLF = 52,
+  GAME_MS_PACMAN = 53,
+  GAME_NAME_THIS_GAME = 54,
+  GAME_OTHELLO = 55,
+  GAME_PHOENIX = 56,
+  GAME_PITFALL = 57,
+  GAME_PONG = 58,
+  GAME_POOYAN = 59,
+  GAME_PRIVATE_EYE = 60,
+  GAME_QBERT = 61,
+  GAME_RIVERRAID = 62,
+  GAME_ROAD_RUNNER = 63,
+  GAME_SEAQUEST = 64,
+  GAME_SKIING = 65,
+  GAME_SOLARIS = 66,
+  GAME_SPACE_INVADERS = 67,
+  GAME_STAR_GUNNER = 68,
+  GAME_SUPERMAN = 69,
+  GAME_SURROUND = 70,
+  GAME_TENNIS = 71,
+  GAME_TETRIS = 72,
+  GAME_TIC_TAC_TOE_3D = 73,
+  GAME_TIME_PILOT = 74,
+  GAME_TRONDEAD = 75,
+  GAME_TURMOIL = 76,
+  GAME_UP_N_DOWN = 77,
+  GAME_VENTURE = 78,
+  GAME_VIDEO_CHECKERS = 79,
+  GAME_VIDEO_CHESS = 80,
+  GAME_VIDEO_CUBE = 81,
+  GAME_VIDEO_PINBALL = 82,
+  GAME_WIZARD_OF_WOR = 83,
+  GAME_WORD_ZAPPER = 84,
+  GAME_YARS_REVENGE = 85,
+  GAME_ZAXXON = 86,
+  GAME_COUNT = 87
 };
 
 CULE_HD void game_reset(Console& c, uint8_t game) {
@@ -144,10 +226,51 @@ CULE_HD void game_reset(Console& c, uint8_t game) {
     case GAME_HANGMAN: games::Hangman::reset(c.game); break;
     case GAME_HAUNTED_HOUSE: games::HauntedHouse::reset(c.game); break;
     case GAME_HERO: games::Hero::reset(c.game); break;
+    case GAME_HUMAN_CANNONBALL: games::HumanCannonball::reset(c.game); break;
+    case GAME_ICE_HOCKEY: games::IceHockey::reset(c.game); break;
+    case GAME_JOURNEY_ESCAPE: games::JourneyEscape::reset(c.game); break;
+    case GAME_KABOOM: games::Kaboom::reset(c.game); break;
+    case GAME_KANGAROO: games::Kangaroo::reset(c.game); break;
+    case GAME_KOOLAID: games::Koolaid::reset(c.game); break;
+    case GAME_KRULL: games::Krull::reset(c.game); break;
+    case GAME_KUNG_FU_MASTER: games::KungFuMaster::reset(c.game); break;
+    case GAME_LOST_LUGGAGE: games::LostLuggage::reset(c.game); break;
+    case GAME_MARIO_BROS: games::MarioBros::reset(c.game); break;
+    case GAME_MINIATURE_GOLF: games::MiniatureGolf::reset(c.game); break;
     case GAME_MS_PACMAN: games::MsPacman::reset(c.game); break;
+    case GAME_NAME_THIS_GAME: games::NameThisGame::reset(c.game); break;
+    case GAME_OTHELLO: games::Othello::reset(c.game); break;
+    case GAME_PHOENIX: games::Phoenix::reset(c.game); break;
+    case GAME_PITFALL: games::Pitfall::reset(c.game); break;
     case GAME_PONG: games::Pong::reset(c.game); break;
+    case GAME_POOYAN: games::Pooyan::reset(c.game); break;
+    case GAME_PRIVATE_EYE: games::PrivateEye::reset(c.game); break;
+    case GAME_QBERT: games::QBert::reset(c.game); break;
+    case GAME_RIVERRAID: games::RiverRaid::reset(c.game); break;
+    case GAME_ROAD_RUNNER: games::RoadRunner::reset(c.game); break;
     case GAME_SEAQUEST: games::Seaquest::reset(c.game); break;
+    case GAME_SKIING: games::Skiing::reset(c.game); break;
+    case GAME_SOLARIS: games::Solaris::reset(c.game); break;
     case GAME_SPACE_INVADERS: games::SpaceInvaders::reset(c.game); break;
+    case GAME_STAR_GUNNER: games::StarGunner::reset(c.game); break;
+    case GAME_SUPERMAN: games::Superman::reset(c.game); break;
+    case GAME_SURROUND: games::Surround::reset(c.game); break;
+    case GAME_TENNIS: games::Tennis::reset(c.game); break;
+    case GAME_TETRIS: games::Tetris::reset(c.game); break;
+    case GAME_TIC_TAC_TOE_3D: games::TicTacToe3d::reset(c.game); break;
+    case GAME_TIME_PILOT: games::TimePilot::reset(c.game); break;
+    case GAME_TRONDEAD: games::Trondead::reset(c.game); break;
+    case GAME_TURMOIL: games::Turmoil::reset(c.game); break;
+    case GAME_UP_N_DOWN: games::UpNDown::reset(c.game); break;
+    case GAME_VENTURE: games::Venture::reset(c.game); break;
+    case GAME_VIDEO_CHECKERS: games::VideoCheckers::reset(c.game); break;
+    case GAME_VIDEO_CHESS: games::VideoChess::reset(c.game); break;
+    case GAME_VIDEO_CUBE: games::VideoCube::reset(c.game); break;
+    case GAME_VIDEO_PINBALL: games::VideoPinball::reset(c.game); break;
+    case GAME_WIZARD_OF_WOR: games::WizardOfWor::reset(c.game); break;
+    case GAME_WORD_ZAPPER: games::WordZapper::reset(c.game); break;
+    case GAME_YARS_REVENGE: games::YarsRevenge::reset(c.game); break;
+    case GAME_ZAXXON: games::Zaxxon::reset(c.game); break;
     default: break;
   }
 }
@@ -196,10 +319,51 @@ CULE_HD void game_step(Console& c, uint8_t game) {
     case GAME_HANGMAN: games::Hangman::step(c); break;
     case GAME_HAUNTED_HOUSE: games::HauntedHouse::step(c); break;
     case GAME_HERO: games::Hero::step(c); break;
+    case GAME_HUMAN_CANNONBALL: games::HumanCannonball::step(c); break;
+    case GAME_ICE_HOCKEY: games::IceHockey::step(c); break;
+    case GAME_JOURNEY_ESCAPE: games::JourneyEscape::step(c); break;
+    case GAME_KABOOM: games::Kaboom::step(c); break;
+    case GAME_KANGAROO: games::Kangaroo::step(c); break;
+    case GAME_KOOLAID: games::Koolaid::step(c); break;
+    case GAME_KRULL: games::Krull::step(c); break;
+    case GAME_KUNG_FU_MASTER: games::KungFuMaster::step(c); break;
+    case GAME_LOST_LUGGAGE: games::LostLuggage::step(c); break;
+    case GAME_MARIO_BROS: games::MarioBros::step(c); break;
+    case GAME_MINIATURE_GOLF: games::MiniatureGolf::step(c); break;
     case GAME_MS_PACMAN: games::MsPacman::step(c); break;
+    case GAME_NAME_THIS_GAME: games::NameThisGame::step(c); break;
+    case GAME_OTHELLO: games::Othello::step(c); break;
+    case GAME_PHOENIX: games::Phoenix::step(c); break;
+    case GAME_PITFALL: games::Pitfall::step(c); break;
     case GAME_PONG: games::Pong::step(c); break;
+    case GAME_POOYAN: games::Pooyan::step(c); break;
+    case GAME_PRIVATE_EYE: games::PrivateEye::step(c); break;
+    case GAME_QBERT: games::QBert::step(c); break;
+    case GAME_RIVERRAID: games::RiverRaid::step(c); break;
+    case GAME_ROAD_RUNNER: games::RoadRunner::step(c); break;
     case GAME_SEAQUEST: games::Seaquest::step(c); break;
+    case GAME_SKIING: games::Skiing::step(c); break;
+    case GAME_SOLARIS: games::Solaris::step(c); break;
     case GAME_SPACE_INVADERS: games::SpaceInvaders::step(c); break;
+    case GAME_STAR_GUNNER: games::StarGunner::step(c); break;
+    case GAME_SUPERMAN: games::Superman::step(c); break;
+    case GAME_SURROUND: games::Surround::step(c); break;
+    case GAME_TENNIS: games::Tennis::step(c); break;
+    case GAME_TETRIS: games::Tetris::step(c); break;
+    case GAME_TIC_TAC_TOE_3D: games::TicTacToe3d::step(c); break;
+    case GAME_TIME_PILOT: games::TimePilot::step(c); break;
+    case GAME_TRONDEAD: games::Trondead::step(c); break;
+    case GAME_TURMOIL: games::Turmoil::step(c); break;
+    case GAME_UP_N_DOWN: games::UpNDown::step(c); break;
+    case GAME_VENTURE: games::Venture::step(c); break;
+    case GAME_VIDEO_CHECKERS: games::VideoCheckers::step(c); break;
+    case GAME_VIDEO_CHESS: games::VideoChess::step(c); break;
+    case GAME_VIDEO_CUBE: games::VideoCube::step(c); break;
+    case GAME_VIDEO_PINBALL: games::VideoPinball::step(c); break;
+    case GAME_WIZARD_OF_WOR: games::WizardOfWor::step(c); break;
+    case GAME_WORD_ZAPPER: games::WordZapper::step(c); break;
+    case GAME_YARS_REVENGE: games::YarsRevenge::step(c); break;
+    case GAME_ZAXXON: games::Zaxxon::step(c); break;
     default: break;
   }
 }
@@ -248,10 +412,51 @@ CULE_HD int game_lives(const Console& c, uint8_t game) {
     case GAME_HANGMAN: return games::Hangman::lives(c);
     case GAME_HAUNTED_HOUSE: return games::HauntedHouse::lives(c);
     case GAME_HERO: return games::Hero::lives(c);
+    case GAME_HUMAN_CANNONBALL: return games::HumanCannonball::lives(c);
+    case GAME_ICE_HOCKEY: return games::IceHockey::lives(c);
+    case GAME_JOURNEY_ESCAPE: return games::JourneyEscape::lives(c);
+    case GAME_KABOOM: return games::Kaboom::lives(c);
+    case GAME_KANGAROO: return games::Kangaroo::lives(c);
+    case GAME_KOOLAID: return games::Koolaid::lives(c);
+    case GAME_KRULL: return games::Krull::lives(c);
+    case GAME_KUNG_FU_MASTER: return games::KungFuMaster::lives(c);
+    case GAME_LOST_LUGGAGE: return games::LostLuggage::lives(c);
+    case GAME_MARIO_BROS: return games::MarioBros::lives(c);
+    case GAME_MINIATURE_GOLF: return games::MiniatureGolf::lives(c);
     case GAME_MS_PACMAN: return games::MsPacman::lives(c);
+    case GAME_NAME_THIS_GAME: return games::NameThisGame::lives(c);
+    case GAME_OTHELLO: return games::Othello::lives(c);
+    case GAME_PHOENIX: return games::Phoenix::lives(c);
+    case GAME_PITFALL: return games::Pitfall::lives(c);
     case GAME_PONG: return games::Pong::lives(c);
+    case GAME_POOYAN: return games::Pooyan::lives(c);
+    case GAME_PRIVATE_EYE: return games::PrivateEye::lives(c);
+    case GAME_QBERT: return games::QBert::lives(c);
+    case GAME_RIVERRAID: return games::RiverRaid::lives(c);
+    case GAME_ROAD_RUNNER: return games::RoadRunner::lives(c);
     case GAME_SEAQUEST: return games::Seaquest::lives(c);
+    case GAME_SKIING: return games::Skiing::lives(c);
+    case GAME_SOLARIS: return games::Solaris::lives(c);
     case GAME_SPACE_INVADERS: return games::SpaceInvaders::lives(c);
+    case GAME_STAR_GUNNER: return games::StarGunner::lives(c);
+    case GAME_SUPERMAN: return games::Superman::lives(c);
+    case GAME_SURROUND: return games::Surround::lives(c);
+    case GAME_TENNIS: return games::Tennis::lives(c);
+    case GAME_TETRIS: return games::Tetris::lives(c);
+    case GAME_TIC_TAC_TOE_3D: return games::TicTacToe3d::lives(c);
+    case GAME_TIME_PILOT: return games::TimePilot::lives(c);
+    case GAME_TRONDEAD: return games::Trondead::lives(c);
+    case GAME_TURMOIL: return games::Turmoil::lives(c);
+    case GAME_UP_N_DOWN: return games::UpNDown::lives(c);
+    case GAME_VENTURE: return games::Venture::lives(c);
+    case GAME_VIDEO_CHECKERS: return games::VideoCheckers::lives(c);
+    case GAME_VIDEO_CHESS: return games::VideoChess::lives(c);
+    case GAME_VIDEO_CUBE: return games::VideoCube::lives(c);
+    case GAME_VIDEO_PINBALL: return games::VideoPinball::lives(c);
+    case GAME_WIZARD_OF_WOR: return games::WizardOfWor::lives(c);
+    case GAME_WORD_ZAPPER: return games::WordZapper::lives(c);
+    case GAME_YARS_REVENGE: return games::YarsRevenge::lives(c);
+    case GAME_ZAXXON: return games::Zaxxon::lives(c);
     default: return 0;
   }
 }
@@ -300,10 +505,51 @@ CULE_HD bool game_legal(uint8_t game, uint8_t action) {
     case GAME_HANGMAN: return games::Hangman::legal(action);
     case GAME_HAUNTED_HOUSE: return games::HauntedHouse::legal(action);
     case GAME_HERO: return games::Hero::legal(action);
+    case GAME_HUMAN_CANNONBALL: return games::HumanCannonball::legal(action);
+    case GAME_ICE_HOCKEY: return games::IceHockey::legal(action);
+    case GAME_JOURNEY_ESCAPE: return games::JourneyEscape::legal(action);
+    case GAME_KABOOM: return games::Kaboom::legal(action);
+    case GAME_KANGAROO: return games::Kangaroo::legal(action);
+    case GAME_KOOLAID: return games::Koolaid::legal(action);
+    case GAME_KRULL: return games::Krull::legal(action);
+    case GAME_KUNG_FU_MASTER: return games::KungFuMaster::legal(action);
+    case GAME_LOST_LUGGAGE: return games::LostLuggage::legal(action);
+    case GAME_MARIO_BROS: return games::MarioBros::legal(action);
+    case GAME_MINIATURE_GOLF: return games::MiniatureGolf::legal(action);
     case GAME_MS_PACMAN: return games::MsPacman::legal(action);
+    case GAME_NAME_THIS_GAME: return games::NameThisGame::legal(action);
+    case GAME_OTHELLO: return games::Othello::legal(action);
+    case GAME_PHOENIX: return games::Phoenix::legal(action);
+    case GAME_PITFALL: return games::Pitfall::legal(action);
     case GAME_PONG: return games::Pong::legal(action);
+    case GAME_POOYAN: return games::Pooyan::legal(action);
+    case GAME_PRIVATE_EYE: return games::PrivateEye::legal(action);
+    case GAME_QBERT: return games::QBert::legal(action);
+    case GAME_RIVERRAID: return games::RiverRaid::legal(action);
+    case GAME_ROAD_RUNNER: return games::RoadRunner::legal(action);
     case GAME_SEAQUEST: return games::Seaquest::legal(action);
+    case GAME_SKIING: return games::Skiing::legal(action);
+    case GAME_SOLARIS: return games::Solaris::legal(action);
     case GAME_SPACE_INVADERS: return games::SpaceInvaders::legal(action);
+    case GAME_STAR_GUNNER: return games::StarGunner::legal(action);
+    case GAME_SUPERMAN: return games::Superman::legal(action);
+    case GAME_SURROUND: return games::Surround::legal(action);
+    case GAME_TENNIS: return games::Tennis::legal(action);
+    case GAME_TETRIS: return games::Tetris::legal(action);
+    case GAME_TIC_TAC_TOE_3D: return games::TicTacToe3d::legal(action);
+    case GAME_TIME_PILOT: return games::TimePilot::legal(action);
+    case GAME_TRONDEAD: return games::Trondead::legal(action);
+    case GAME_TURMOIL: return games::Turmoil::legal(action);
+    case GAME_UP_N_DOWN: return games::UpNDown::legal(action);
+    case GAME_VENTURE: return games::Venture::legal(action);
+    case GAME_VIDEO_CHECKERS: return games::VideoCheckers::legal(action);
+    case GAME_VIDEO_CHESS: return games::VideoChess::legal(action);
+    case GAME_VIDEO_CUBE: return games::VideoCube::legal(action);
+    case GAME_VIDEO_PINBALL: return games::VideoPinball::legal(action);
+    case GAME_WIZARD_OF_WOR: return games::WizardOfWor::legal(action);
+    case GAME_WORD_ZAPPER: return games::WordZapper::legal(action);
+    case GAME_YARS_REVENGE: return games::YarsRevenge::legal(action);
+    case GAME_ZAXXON: return games::Zaxxon::legal(action);
     default: return true;
   }
 }
@@ -352,10 +598,51 @@ CULE_HD int game_starting_actions(uint8_t game, uint8_t* out) {
     case GAME_HANGMAN: return games::Hangman::starting_actions(out);
     case GAME_HAUNTED_HOUSE: return games::HauntedHouse::starting_actions(out);
     case GAME_HERO: return games::Hero::starting_actions(out);
+    case GAME_HUMAN_CANNONBALL: return games::HumanCannonball::starting_actions(out);
+    case GAME_ICE_HOCKEY: return games::IceHockey::starting_actions(out);
+    case GAME_JOURNEY_ESCAPE: return games::JourneyEscape::starting_actions(out);
+    case GAME_KABOOM: return games::Kaboom::starting_actions(out);
+    case GAME_KANGAROO: return games::Kangaroo::starting_actions(out);
+    case GAME_KOOLAID: return games::Koolaid::starting_actions(out);
+    case GAME_KRULL: return games::Krull::starting_actions(out);
+    case GAME_KUNG_FU_MASTER: return games::KungFuMaster::starting_actions(out);
+    case GAME_LOST_LUGGAGE: return games::LostLuggage::starting_actions(out);
+    case GAME_MARIO_BROS: return games::MarioBros::starting_actions(out);
+    case GAME_MINIATURE_GOLF: return games::MiniatureGolf::starting_actions(out);
     case GAME_MS_PACMAN: return games::MsPacman::starting_actions(out);
+    case GAME_NAME_THIS_GAME: return games::NameThisGame::starting_actions(out);
+    case GAME_OTHELLO: return games::Othello::starting_actions(out);
+    case GAME_PHOENIX: return games::Phoenix::starting_actions(out);
+    case GAME_PITFALL: return games::Pitfall::starting_actions(out);
     case GAME_PONG: return games::Pong::starting_actions(out);
+    case GAME_POOYAN: return games::Pooyan::starting_actions(out);
+    case GAME_PRIVATE_EYE: return games::PrivateEye::starting_actions(out);
+    case GAME_QBERT: return games::QBert::starting_actions(out);
+    case GAME_RIVERRAID: return games::RiverRaid::starting_actions(out);
+    case GAME_ROAD_RUNNER: return games::RoadRunner::starting_actions(out);
     case GAME_SEAQUEST: return games::Seaquest::starting_actions(out);
+    case GAME_SKIING: return games::Skiing::starting_actions(out);
+    case GAME_SOLARIS: return games::Solaris::starting_actions(out);
     case GAME_SPACE_INVADERS: return games::SpaceInvaders::starting_actions(out);
+    case GAME_STAR_GUNNER: return games::StarGunner::starting_actions(out);
+    case GAME_SUPERMAN: return games::Superman::starting_actions(out);
+    case GAME_SURROUND: return games::Surround::starting_actions(out);
+    case GAME_TENNIS: return games::Tennis::starting_actions(out);
+    case GAME_TETRIS: return games::Tetris::starting_actions(out);
+    case GAME_TIC_TAC_TOE_3D: return games::TicTacToe3d::starting_actions(out);
+    case GAME_TIME_PILOT: return games::TimePilot::starting_actions(out);
+    case GAME_TRONDEAD: return games::Trondead::starting_actions(out);
+    case GAME_TURMOIL: return games::Turmoil::starting_actions(out);
+    case GAME_UP_N_DOWN: return games::UpNDown::starting_actions(out);
+    case GAME_VENTURE: return games::Venture::starting_actions(out);
+    case GAME_VIDEO_CHECKERS: return games::VideoCheckers::starting_actions(out);
+    case GAME_VIDEO_CHESS: return games::VideoChess::starting_actions(out);
+    case GAME_VIDEO_CUBE: return games::VideoCube::starting_actions(out);
+    case GAME_VIDEO_PINBALL: return games::VideoPinball::starting_actions(out);
+    case GAME_WIZARD_OF_WOR: return games::WizardOfWor::starting_actions(out);
+    case GAME_WORD_ZAPPER: return games::WordZapper::starting_actions(out);
+    case GAME_YARS_REVENGE: return games::YarsRevenge::starting_actions(out);
+    case GAME_ZAXXON: return games::Zaxxon::starting_actions(out);
     default: return 0;
   }
 }
@@ -405,10 +692,51 @@ CULE_HD void game_set_mode(Env& env, uint8_t game, int mode) {
     case GAME_HANGMAN: games::Hangman::set_mode(env, mode); break;
     case GAME_HAUNTED_HOUSE: games::HauntedHouse::set_mode(env, mode); break;
     case GAME_HERO: games::Hero::set_mode(env, mode); break;
+    case GAME_HUMAN_CANNONBALL: games::HumanCannonball::set_mode(env, mode); break;
+    case GAME_ICE_HOCKEY: games::IceHockey::set_mode(env, mode); break;
+    case GAME_JOURNEY_ESCAPE: games::JourneyEscape::set_mode(env, mode); break;
+    case GAME_KABOOM: games::Kaboom::set_mode(env, mode); break;
+    case GAME_KANGAROO: games::Kangaroo::set_mode(env, mode); break;
+    case GAME_KOOLAID: games::Koolaid::set_mode(env, mode); break;
+    case GAME_KRULL: games::Krull::set_mode(env, mode); break;
+    case GAME_KUNG_FU_MASTER: games::KungFuMaster::set_mode(env, mode); break;
+    case GAME_LOST_LUGGAGE: games::LostLuggage::set_mode(env, mode); break;
+    case GAME_MARIO_BROS: games::MarioBros::set_mode(env, mode); break;
+    case GAME_MINIATURE_GOLF: games::MiniatureGolf::set_mode(env, mode); break;
     case GAME_MS_PACMAN: games::MsPacman::set_mode(env, mode); break;
+    case GAME_NAME_THIS_GAME: games::NameThisGame::set_mode(env, mode); break;
+    case GAME_OTHELLO: games::Othello::set_mode(env, mode); break;
+    case GAME_PHOENIX: games::Phoenix::set_mode(env, mode); break;
+    case GAME_PITFALL: games::Pitfall::set_mode(env, mode); break;
     case GAME_PONG: games::Pong::set_mode(env, mode); break;
+    case GAME_POOYAN: games::Pooyan::set_mode(env, mode); break;
+    case GAME_PRIVATE_EYE: games::PrivateEye::set_mode(env, mode); break;
+    case GAME_QBERT: games::QBert::set_mode(env, mode); break;
+    case GAME_RIVERRAID: games::RiverRaid::set_mode(env, mode); break;
+    case GAME_ROAD_RUNNER: games::RoadRunner::set_mode(env, mode); break;
     case GAME_SEAQUEST: games::Seaquest::set_mode(env, mode); break;
+    case GAME_SKIING: games::Skiing::set_mode(env, mode); break;
+    case GAME_SOLARIS: games::Solaris::set_mode(env, mode); break;
     case GAME_SPACE_INVADERS: games::SpaceInvaders::set_mode(env, mode); break;
+    case GAME_STAR_GUNNER: games::StarGunner::set_mode(env, mode); break;
+    case GAME_SUPERMAN: games::Superman::set_mode(env, mode); break;
+    case GAME_SURROUND: games::Surround::set_mode(env, mode); break;
+    case GAME_TENNIS: games::Tennis::set_mode(env, mode); break;
+    case GAME_TETRIS: games::Tetris::set_mode(env, mode); break;
+    case GAME_TIC_TAC_TOE_3D: games::TicTacToe3d::set_mode(env, mode); break;
+    case GAME_TIME_PILOT: games::TimePilot::set_mode(env, mode); break;
+    case GAME_TRONDEAD: games::Trondead::set_mode(env, mode); break;
+    case GAME_TURMOIL: games::Turmoil::set_mode(env, mode); break;
+    case GAME_UP_N_DOWN: games::UpNDown::set_mode(env, mode); break;
+    case GAME_VENTURE: games::Venture::set_mode(env, mode); break;
+    case GAME_VIDEO_CHECKERS: games::VideoCheckers::set_mode(env, mode); break;
+    case GAME_VIDEO_CHESS: games::VideoChess::set_mode(env, mode); break;
+    case GAME_VIDEO_CUBE: games::VideoCube::set_mode(env, mode); break;
+    case GAME_VIDEO_PINBALL: games::VideoPinball::set_mode(env, mode); break;
+    case GAME_WIZARD_OF_WOR: games::WizardOfWor::set_mode(env, mode); break;
+    case GAME_WORD_ZAPPER: games::WordZapper::set_mode(env, mode); break;
+    case GAME_YARS_REVENGE: games::YarsRevenge::set_mode(env, mode); break;
+    case GAME_ZAXXON: games::Zaxxon::set_mode(env, mode); break;
     default: break;
   }
 }

@@ -1,0 +1,24 @@
+// ALE 0.12.1 src/ale/games/supported/Solaris.cpp
+// cule-game: solaris Solaris
+#pragma once
+#include "game_api.hpp"
+
+namespace cule { namespace games {
+
+// Score BCD 0xDC (low) / 0xDD / 0xDE (high), x10; lives byte 0xD9 (0 = game over,
+// low nibble = lives).
+struct Solaris : GameBase {
+  CULE_HD static void reset(GameVars& v) { v.reward = 0; v.score = 0; v.terminal = 0; v.lives = 3; }
+  CULE_HD static void step(Console& c) {
+    GameVars& v = c.game;
+    int score = decimal_score(c, 0xDC, 0xDD, 0xDE) * 10;
+    v.reward = score - v.score;
+    v.score = score;
+    int b = ram_at(c, 0xD9);
+    v.terminal = b == 0;
+    v.lives = b & 0xF;
+  }
+  CULE_HD static int lives(const Console& c) { return c.game.terminal ? 0 : c.game.lives; }
+};
+
+}}  // namespace cule::games
