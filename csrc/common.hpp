@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #if defined(__CUDACC__)
-#define CULE_HD __host__ __device__ __forceinline__
+#define CULE_HD __host__ __device__ inline
 #define CULE_FI __host__ __device__ __forceinline__
 #define CULE_HOST_DEVICE __host__ __device__
 #else

@@ -1,0 +1,285 @@
+// cule: the CUDA backend.  Every kernel calls the same per-console core functions as
+// the CPU backend (csrc/ale_env.hpp and what it includes); only layout, launches and
+// pixel conversion are GPU-specific.
+//
+// Layout: the consoles of a warp sit in adjacent lanes.  Console state is stored
+// interleaved by 32-bit word across each group of 32 consoles, so a warp loading word
+// w of its 32 consoles touches one contiguous 128-byte line.  A kernel copies its
+// console into a thread-local Console (local memory, which the hardware interleaves
+// the same way), runs the whole frameskip, and writes it back, all coalesced.
+// The ROM lives in ordinary device memory, one copy per batch, so several games can
+// share a process and ROMs of any size fit.
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ale_env.hpp"
+#include "cuda_backend.hpp"
+#include "palette.hpp"
+
+namespace cule {
+
+namespace {
+
+constexpr int kWords = (int)((sizeof(Console) + 3) / 4);
+constexpr int kThreads = 128;
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
+}
+
+__device__ __forceinline__ size_t word_index(int env, int w) {
+  return (size_t)(env >> 5) * (size_t)kWords * 32u + (size_t)w * 32u + (size_t)(env & 31);
+}
+
+__device__ __forceinline__ void load_console(const uint32_t* __restrict__ states, int env, Console& c) {
+  uint32_t* dst = reinterpret_cast<uint32_t*>(&c);
+  for (int w = 0; w < kWords; ++w) dst[w] = states[word_index(env, w)];
+}
+
+__device__ __forceinline__ void store_console(uint32_t* __restrict__ states, int env, const Console& c) {
+  const uint32_t* src = reinterpret_cast<const uint32_t*>(&c);
+  for (int w = 0; w < kWords; ++w) states[word_index(env, w)] = src[w];
+}
+
+struct DeviceBatch {
+  uint32_t* states;
+  uint8_t* fbs;
+  const uint8_t* rom;
+  int n;
+};
+
+__device__ __forceinline__ Machine machine(const DeviceBatch& b, Console& c, const GameConfig& g, int env) {
+  return Machine{c, g, b.rom, b.fbs + (size_t)env * 2 * kFrameBufferBytes};
+}
+
+// Console words are padded to a multiple of 4 bytes; keep the union big enough.
+union ConsoleStorage {
+  Console c;
+  uint32_t words[kWords];
+};
+
+__global__ void k_load(DeviceBatch b, GameConfig g, const uint32_t* seeds, const uint16_t* modes,
+                       const uint8_t* diffs, EnvParams p) {
+  int env = blockIdx.x * blockDim.x + threadIdx.x;
+  if (env >= b.n) return;
+  ConsoleStorage s;
+  Machine m = machine(b, s.c, g, env);
+  ale_power_on(m, seeds[env], modes[env], diffs[env]);
+  ale_reset_game(m, p);
+  store_console(b.states, env, s.c);
+}
+
+__global__ void k_set_mode(DeviceBatch b, uint16_t mode, uint8_t difficulty) {
+  int env = blockIdx.x * blockDim.x + threadIdx.x;
+  if (env >= b.n) return;
+  ConsoleStorage s;
+  load_console(b.states, env, s.c);
+  s.c.mode = mode;
+  s.c.difficulty = difficulty;
+  store_console(b.states, env, s.c);
+}
+
+__global__ void k_reset(DeviceBatch b, GameConfig g, const uint8_t* mask, EnvParams p) {
+  int env = blockIdx.x * blockDim.x + threadIdx.x;
+  if (env >= b.n || !mask[env]) return;
+  ConsoleStorage s;
+  load_console(b.states, env, s.c);
+  Machine m = machine(b, s.c, g, env);
+  ale_reset_game(m, p);
+  store_console(b.states, env, s.c);
+}
+
+// One agent step for every console: the whole frameskip in one launch.
+__global__ void k_act(DeviceBatch b, GameConfig g, const int64_t* actions, int32_t* rewards, EnvParams p) {
+  int env = blockIdx.x * blockDim.x + threadIdx.x;
+  if (env >= b.n) return;
+  ConsoleStorage s;
+  load_console(b.states, env, s.c);
+  Machine m = machine(b, s.c, g, env);
+  rewards[env] = ale_act(m, (uint8_t)actions[env], p);
+  store_console(b.states, env, s.c);
+}
+
+__global__ void k_info(DeviceBatch b, GameConfig g, int32_t* lives, uint8_t* term, uint8_t* trunc,
+                       int32_t* ep, int32_t* fr, uint8_t* ram) {
+  int env = blockIdx.x * blockDim.x + threadIdx.x;
+  if (env >= b.n) return;
+  ConsoleStorage s;
+  load_console(b.states, env, s.c);
+  if (lives) {
+    lives[env] = game_lives(s.c, g.game_id);
+    term[env] = s.c.game.terminal;
+    trunc[env] = s.c.truncated;
+    ep[env] = s.c.episode_frame_number;
+    fr[env] = s.c.frame_number;
+  }
+  if (ram)
+    for (int i = 0; i < 128; ++i) ram[(size_t)env * 128 + i] = s.c.riot.ram[i];
+}
+
+// Palette conversion: one thread per pixel.
+__global__ void k_screen(DeviceBatch b, const uint8_t* cur_buf, int pixels, const uint8_t* lut, int channels,
+                         uint8_t* out) {
+  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t total = (size_t)b.n * pixels;
+  if (i >= total) return;
+  int env = (int)(i / pixels);
+  int p = (int)(i % pixels);
+  const uint8_t* fb = b.fbs + (size_t)env * 2 * kFrameBufferBytes + (cur_buf[env] ? kFrameBufferBytes : 0);
+  uint8_t v = fb[p];
+  if (channels == 3) {
+    out[i * 3 + 0] = lut[v * 4 + 0];
+    out[i * 3 + 1] = lut[v * 4 + 1];
+    out[i * 3 + 2] = lut[v * 4 + 2];
+  } else {
+    out[i] = lut[v * 4 + 3];
+  }
+}
+
+__global__ void k_cur_buf(DeviceBatch b, uint8_t* cur) {
+  int env = blockIdx.x * blockDim.x + threadIdx.x;
+  if (env >= b.n) return;
+  // cur_buf is a byte inside the TiaState: read its word and extract the byte.
+  size_t off = (size_t)((const uint8_t*)&((const Console*)nullptr)->tia.cur_buf - (const uint8_t*)nullptr);
+  uint32_t word = b.states[word_index(env, (int)(off / 4))];
+  cur[env] = (uint8_t)((word >> (8 * (off % 4))) & 0xFF);
+}
+
+int blocks(long long n) { return (int)((n + kThreads - 1) / kThreads); }
+
+}  // namespace
+
+struct CudaBatch::Impl {
+  GameConfig cfg;
+  int n = 0;
+  int device = 0;
+  DeviceBatch b{};
+  uint8_t* rom = nullptr;
+  uint8_t* lut = nullptr;       // 256 x (r, g, b, gray)
+  uint8_t* scratch = nullptr;   // per-env cur_buf bytes and small host-uploaded arrays
+  size_t bytes = 0;
+};
+
+CudaBatch::CudaBatch(const GameConfig& cfg, const std::string& rom, int num_envs, int device)
+    : impl_(new Impl) {
+  if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1");
+  Impl& d = *impl_;
+  d.cfg = cfg;
+  d.n = num_envs;
+  d.device = device;
+  check(cudaSetDevice(device), "cudaSetDevice");
+  size_t rom_bytes = rom.size() < 16384 ? 16384 : rom.size();
+  std::vector<uint8_t> rom_host(rom_bytes, 0);
+  for (size_t i = 0; i < rom.size(); ++i) rom_host[i] = (uint8_t)rom[i];
+  size_t groups = ((size_t)num_envs + 31) / 32;
+  size_t state_bytes = groups * 32 * (size_t)kWords * 4;
+  size_t fb_bytes = (size_t)num_envs * 2 * kFrameBufferBytes;
+  check(cudaMalloc(&d.rom, rom_bytes), "cudaMalloc(rom)");
+  check(cudaMalloc(&d.b.states, state_bytes), "cudaMalloc(states)");
+  check(cudaMalloc(&d.b.fbs, fb_bytes), "cudaMalloc(frame buffers)");
+  check(cudaMalloc(&d.lut, 256 * 4), "cudaMalloc(palette)");
+  check(cudaMalloc(&d.scratch, (size_t)num_envs * 16), "cudaMalloc(scratch)");
+  d.bytes = rom_bytes + state_bytes + fb_bytes + 256 * 4 + (size_t)num_envs * 16;
+  check(cudaMemcpy(d.rom, rom_host.data(), rom_bytes, cudaMemcpyHostToDevice), "copy rom");
+  // The palette the CPU backend uses, packed as r, g, b, gray per index.
+  const uint32_t* colours = cfg.pal ? kPalPalette : kNtscPalette;
+  uint32_t full[257];
+  for (int i = 0; i < 128; ++i) {
+    full[2 * i] = colours[i];
+    double r = (colours[i] >> 16) & 0xff, gg = (colours[i] >> 8) & 0xff, bb = colours[i] & 0xff;
+    uint32_t l = (uint32_t)(r * 0.2989 + gg * 0.5870 + bb * 0.1140 + 0.5);
+    full[2 * i + 1] = (l << 16) | (l << 8) | l;
+  }
+  full[256] = 0;
+  uint8_t lut[256 * 4];
+  for (int p = 0; p < 256; ++p) {
+    lut[4 * p] = (uint8_t)(full[p] >> 16);
+    lut[4 * p + 1] = (uint8_t)(full[p] >> 8);
+    lut[4 * p + 2] = (uint8_t)full[p];
+    lut[4 * p + 3] = (uint8_t)(full[p + 1] & 0xff);
+  }
+  check(cudaMemcpy(d.lut, lut, sizeof(lut), cudaMemcpyHostToDevice), "copy palette");
+  d.b.rom = d.rom;
+  d.b.n = num_envs;
+}
+
+CudaBatch::~CudaBatch() {
+  if (!impl_) return;
+  cudaFree(impl_->rom);
+  cudaFree(impl_->b.states);
+  cudaFree(impl_->b.fbs);
+  cudaFree(impl_->lut);
+  cudaFree(impl_->scratch);
+}
+
+int CudaBatch::num_envs() const { return impl_->n; }
+size_t CudaBatch::device_bytes() const { return impl_->bytes; }
+
+static EnvParams to_params(const EnvParamsHost& p) { return EnvParams{p.frameskip, p.repeat_p, p.max_frames}; }
+
+void CudaBatch::load(const uint32_t* seeds, const uint16_t* modes, const uint8_t* diffs, const EnvParamsHost& p,
+                     uintptr_t stream) {
+  Impl& d = *impl_;
+  cudaStream_t s = (cudaStream_t)stream;
+  uint32_t* dseeds = nullptr;
+  check(cudaMalloc(&dseeds, (size_t)d.n * 7), "cudaMalloc(load args)");
+  uint16_t* dmodes = (uint16_t*)(dseeds + d.n);
+  uint8_t* ddiffs = (uint8_t*)(dmodes + d.n);
+  check(cudaMemcpyAsync(dseeds, seeds, (size_t)d.n * 4, cudaMemcpyHostToDevice, s), "copy seeds");
+  check(cudaMemcpyAsync(dmodes, modes, (size_t)d.n * 2, cudaMemcpyHostToDevice, s), "copy modes");
+  check(cudaMemcpyAsync(ddiffs, diffs, (size_t)d.n, cudaMemcpyHostToDevice, s), "copy difficulties");
+  k_load<<<blocks(d.n), kThreads, 0, s>>>(d.b, d.cfg, dseeds, dmodes, ddiffs, to_params(p));
+  check(cudaGetLastError(), "k_load");
+  check(cudaStreamSynchronize(s), "load");
+  cudaFree(dseeds);
+}
+
+void CudaBatch::set_mode(uint16_t mode, uint8_t difficulty, uintptr_t stream) {
+  Impl& d = *impl_;
+  k_set_mode<<<blocks(d.n), kThreads, 0, (cudaStream_t)stream>>>(d.b, mode, difficulty);
+  check(cudaGetLastError(), "k_set_mode");
+}
+
+void CudaBatch::reset_masked(uintptr_t mask, const EnvParamsHost& p, uintptr_t stream) {
+  Impl& d = *impl_;
+  k_reset<<<blocks(d.n), kThreads, 0, (cudaStream_t)stream>>>(d.b, d.cfg, (const uint8_t*)mask, to_params(p));
+  check(cudaGetLastError(), "k_reset");
+}
+
+void CudaBatch::act(uintptr_t actions, uintptr_t rewards, const EnvParamsHost& p, uintptr_t stream) {
+  Impl& d = *impl_;
+  k_act<<<blocks(d.n), kThreads, 0, (cudaStream_t)stream>>>(d.b, d.cfg, (const int64_t*)actions,
+                                                             (int32_t*)rewards, to_params(p));
+  check(cudaGetLastError(), "k_act");
+}
+
+void CudaBatch::read_ram(uintptr_t out, uintptr_t stream) {
+  Impl& d = *impl_;
+  k_info<<<blocks(d.n), kThreads, 0, (cudaStream_t)stream>>>(d.b, d.cfg, nullptr, nullptr, nullptr, nullptr,
+                                                              nullptr, (uint8_t*)out);
+  check(cudaGetLastError(), "k_info(ram)");
+}
+
+void CudaBatch::read_info(uintptr_t lives, uintptr_t term, uintptr_t trunc, uintptr_t ep, uintptr_t fr,
+                          uintptr_t stream) {
+  Impl& d = *impl_;
+  k_info<<<blocks(d.n), kThreads, 0, (cudaStream_t)stream>>>(d.b, d.cfg, (int32_t*)lives, (uint8_t*)term,
+                                                              (uint8_t*)trunc, (int32_t*)ep, (int32_t*)fr, nullptr);
+  check(cudaGetLastError(), "k_info");
+}
+
+static void screen(CudaBatch::Impl& d, uintptr_t out, int channels, cudaStream_t s) {
+  k_cur_buf<<<blocks(d.n), kThreads, 0, s>>>(d.b, d.scratch);
+  int pixels = d.cfg.screen_height * 160;
+  k_screen<<<blocks((long long)d.n * pixels), kThreads, 0, s>>>(d.b, d.scratch, pixels, d.lut, channels,
+                                                                 (uint8_t*)out);
+  check(cudaGetLastError(), "k_screen");
+}
+
+void CudaBatch::screen_rgb(uintptr_t out, uintptr_t stream) { screen(*impl_, out, 3, (cudaStream_t)stream); }
+void CudaBatch::screen_gray(uintptr_t out, uintptr_t stream) { screen(*impl_, out, 1, (cudaStream_t)stream); }
+
+}  // namespace cule
