@@ -1,27 +1,106 @@
-"""Build script for cule's native module.
+"""Build script for cule's native modules.
 
-The CPU backend needs only a C++17 compiler (gcc).  The CUDA backend is added by a
-later change; CULE_CUDA=0 (the default for now) builds the CPU-only module.
+* ``cule._core``: the emulator core and the CPU backend (a C++17 compiler is enough).
+* ``cule._cuda``: the CUDA backend, compiled with nvcc when it is found.
+  ``CULE_CUDA=auto`` (default) builds it if nvcc is on PATH (or in $CUDA_HOME/bin),
+  ``CULE_CUDA=0`` never builds it, ``CULE_CUDA=1`` fails loudly without nvcc.
+  ``CULE_CUDA_ARCHS`` sets the GPU targets (default "80;90": sm_80 and sm_90 code plus
+  compute_90 PTX for newer GPUs).
 """
 import os
+import shutil
+import subprocess
+import sys
 
 from pybind11.setup_helpers import Pybind11Extension, build_ext
 from setuptools import setup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CSRC = os.path.join("csrc")
+CSRC = "csrc"
+HEADERS = [os.path.join(CSRC, f) for f in os.listdir(os.path.join(HERE, CSRC)) if f.endswith(".hpp")]
+HEADERS += [os.path.join(CSRC, "games", f) for f in os.listdir(os.path.join(HERE, CSRC, "games"))]
 
 extra = ["-O3", "-fno-strict-aliasing"]
 if os.environ.get("CULE_NATIVE", "0") == "1":
     extra.append("-march=native")
 
-ext = Pybind11Extension(
-    "cule._core",
-    [os.path.join(CSRC, "bindings.cpp")],
-    include_dirs=[CSRC],
-    cxx_std=17,
-    extra_compile_args=extra,
-    depends=[os.path.join(CSRC, f) for f in os.listdir(os.path.join(HERE, CSRC)) if f.endswith(".hpp")],
-)
 
-setup(ext_modules=[ext], cmdclass={"build_ext": build_ext})
+def find_nvcc():
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
+        cand = os.path.join(home, "bin", "nvcc")
+        nvcc = cand if os.path.exists(cand) else None
+    return nvcc
+
+
+CUDA_MODE = os.environ.get("CULE_CUDA", "auto").lower()
+if CUDA_MODE not in ("auto", "0", "1"):
+    sys.exit(f"CULE_CUDA must be auto, 0 or 1, got {CUDA_MODE!r}")
+NVCC = find_nvcc() if CUDA_MODE != "0" else None
+if CUDA_MODE == "1" and NVCC is None:
+    sys.exit("CULE_CUDA=1 but nvcc was not found (put it on PATH or set CUDA_HOME)")
+
+ext_modules = [
+    Pybind11Extension(
+        "cule._core",
+        [os.path.join(CSRC, "bindings.cpp")],
+        include_dirs=[CSRC],
+        cxx_std=17,
+        extra_compile_args=extra,
+        depends=HEADERS,
+    )
+]
+
+def find_cuda_home(nvcc):
+    """The toolkit directory (with include/cuda_runtime.h) that nvcc belongs to."""
+    import glob
+    cands = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"),
+             os.path.dirname(os.path.dirname(os.path.realpath(nvcc))), "/usr/local/cuda"]
+    cands += sorted(glob.glob("/usr/local/cuda-*"), reverse=True)
+    for c in cands:
+        if c and os.path.exists(os.path.join(c, "include", "cuda_runtime.h")):
+            return c
+    sys.exit(f"found nvcc at {nvcc} but no CUDA toolkit headers; set CUDA_HOME")
+
+
+if NVCC:
+    cuda_home = find_cuda_home(NVCC)
+    libdir = next((d for d in (os.path.join(cuda_home, "lib64"), os.path.join(cuda_home, "lib"))
+                   if os.path.exists(os.path.join(d, "libcudart_static.a"))), os.path.join(cuda_home, "lib64"))
+    ext_modules.append(
+        Pybind11Extension(
+            "cule._cuda",
+            [os.path.join(CSRC, "cuda_bindings.cpp")],
+            include_dirs=[CSRC, os.path.join(cuda_home, "include")],
+            cxx_std=17,
+            extra_compile_args=extra,
+            library_dirs=[libdir],
+            libraries=["cudart_static", "dl", "rt", "pthread"],
+            depends=HEADERS + [os.path.join(CSRC, "cuda_backend.cu")],
+        )
+    )
+
+
+class BuildExt(build_ext):
+    """Compiles csrc/cuda_backend.cu with nvcc and links it into cule._cuda."""
+
+    def build_extension(self, ext):
+        if ext.name == "cule._cuda":
+            archs = os.environ.get("CULE_CUDA_ARCHS", "80;90").replace(",", ";").split(";")
+            gencode = []
+            for a in archs:
+                gencode += ["-gencode", f"arch=compute_{a},code=sm_{a}"]
+            gencode += ["-gencode", f"arch=compute_{archs[-1]},code=compute_{archs[-1]}"]
+            os.makedirs(self.build_temp, exist_ok=True)
+            obj = os.path.join(self.build_temp, "cuda_backend.o")
+            src = os.path.join(HERE, CSRC, "cuda_backend.cu")
+            cmd = [NVCC, "-std=c++17", "-O3", "-Xcompiler", "-fPIC", "-I" + os.path.join(HERE, CSRC),
+                   "-diag-suppress", "20012", *gencode, "-c", src, "-o", obj]
+            print("nvcc:", " ".join(cmd), flush=True)
+            subprocess.check_call(cmd)
+            ext.extra_objects = [obj]
+        super().build_extension(ext)
+
+
+setup(ext_modules=ext_modules, cmdclass={"build_ext": BuildExt})

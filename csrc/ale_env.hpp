@@ -122,7 +122,7 @@ CULE_HD void ale_soft_reset(Machine& m) {
 }
 
 // StellaEnvironment::pressSelect(n).
-CULE_HD void ale_press_select(Machine& m, int n) {
+CULE_BIG void ale_press_select(Machine& m, int n) {
   ale_reset_keys(m.c);
   m.c.in.console |= 0x02;
   for (int i = 0; i < n; ++i) run_frame(m);
@@ -133,7 +133,7 @@ CULE_HD void ale_press_select(Machine& m, int n) {
 
 // Power-on: the console as ALE constructs it (Console ctor, then StellaEnvironment ctor).
 // `env_seed` seeds the environment RNG (sticky actions), as ALE's random_seed.
-CULE_HD void ale_power_on(Machine& m, uint32_t env_seed, uint16_t mode, uint8_t difficulty) {
+CULE_BIG void ale_power_on(Machine& m, uint32_t env_seed, uint16_t mode, uint8_t difficulty) {
   Console& c = m.c;
   const GameConfig& g = m.g;
   // Zero everything first: a fresh Console has no history.
@@ -170,7 +170,7 @@ CULE_HD bool ale_truncated(const Console& c, int32_t max_frames) {
 
 // StellaEnvironment::act(a, NOOP): frameskip frames with sticky actions; returns the
 // summed reward.
-CULE_HD int32_t ale_act(Machine& m, uint8_t action, const EnvParams& p) {
+CULE_BIG int32_t ale_act(Machine& m, uint8_t action, const EnvParams& p) {
   Console& c = m.c;
   int32_t total = 0;
   for (int i = 0; i < p.frameskip; ++i) {
@@ -200,7 +200,7 @@ struct ModeEnv {
 };
 
 // StellaEnvironment::reset() = ALEInterface::reset_game().
-CULE_HD void ale_reset_game(Machine& m, const EnvParams& p) {
+CULE_BIG void ale_reset_game(Machine& m, const EnvParams& p) {
   Console& c = m.c;
   c.episode_frame_number = 0;
   c.truncated = 0;

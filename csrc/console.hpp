@@ -20,13 +20,13 @@ struct Machine {
   CULE_HD uint8_t* fb() { return fbs + (c.tia.cur_buf ? kFrameBufferBytes : 0); }
 };
 
-CULE_HD void tia_poke(Machine& m, uint16_t addr, uint8_t value);
+CULE_BIG void tia_poke(Machine& m, uint16_t addr, uint8_t value);
 
 struct Bus {
   Machine& m;
   Console& c;
   CULE_HD explicit Bus(Machine& mm) : m(mm), c(mm.c) {}
-  CULE_FI uint8_t peek(uint16_t addr) {
+  CULE_BUS uint8_t peek(uint16_t addr) {
     uint16_t a = addr & 0x1FFF;
     uint8_t v;
     if (a & 0x1000) v = cart_peek(c, m.g.cart_type, m.rom, a);
@@ -37,7 +37,7 @@ struct Bus {
     c.last_access_read = 1;
     return v;
   }
-  CULE_FI void poke(uint16_t addr, uint8_t v) {
+  CULE_BUS void poke(uint16_t addr, uint8_t v) {
     uint16_t a = addr & 0x1FFF;
     if (a & 0x1000) cart_poke(c, m.g.cart_type, a, v);
     else if ((a & 0x0280) == 0x0080) c.riot.ram[a & 0x7F] = v;
@@ -52,7 +52,7 @@ struct Bus {
 
 // Stella TIA::poke(): every write first catches the picture up (plus the register's
 // write delay), then takes effect.
-CULE_HD void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
+CULE_BIG void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
   Console& c = m.c;
   TiaState& t = c.tia;
   addr &= 0x003f;
@@ -269,7 +269,7 @@ CULE_HD void system_reset_cycles(Console& c, const GameConfig& g) {
 }
 
 // System::reset(): devices reset in attach order (RIOT, TIA, cartridge), then the CPU.
-CULE_HD void system_reset(Machine& m, bool pal, uint16_t height) {
+CULE_BIG void system_reset(Machine& m, bool pal, uint16_t height) {
   Console& c = m.c;
   system_reset_cycles(c, m.g);
   riot_reset(c);
@@ -305,7 +305,7 @@ CULE_HD void frame_start(Machine& m) {
 
 // TIA::update(): run the CPU until the TIA ends the frame (VSYNC, or a write past the
 // last allowed scanline), or for at most 25,000 instructions.
-CULE_HD void run_frame(Machine& m) {
+CULE_BIG void run_frame(Machine& m) {
   Console& c = m.c;
   TiaState& t = c.tia;
   if (!t.partial_frame) frame_start(m);

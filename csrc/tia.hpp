@@ -303,7 +303,7 @@ CULE_HD int missile_span(int num, int size) {
 }
 
 // Draw `count` pixels of the visible line starting at pixel x (0..159).
-CULE_HD void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
+CULE_BIG void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
   uint8_t* out = fb + t.fb_pos;
   t.fb_pos += (uint32_t)count;
   if (t.vblank & 0x02) {
@@ -355,7 +355,7 @@ CULE_HD void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
 }
 
 // Stella TIA::updateFrame(): catch the picture up to colour clock `clock`.
-CULE_HD void tia_update_frame(Console& c, uint8_t* fb, int clock) {
+CULE_BIG void tia_update_frame(Console& c, uint8_t* fb, int clock) {
   TiaState& t = c.tia;
   if (clock < t.clk_disp_start || t.clk_last_update >= t.clk_disp_stop || t.clk_last_update >= clock)
     return;
@@ -407,7 +407,7 @@ CULE_HD void tia_update_frame(Console& c, uint8_t* fb, int clock) {
 CULE_HD void tia_start_frame(Console& c);
 
 // Stella TIA::greyOutFrame(): an unfinished frame's remaining lines are dimmed.
-CULE_HD void tia_grey_out(Console& c, uint8_t* fb) {
+CULE_BIG void tia_grey_out(Console& c, uint8_t* fb) {
   TiaState& t = c.tia;
   uint32_t total = c.cycles * 3 - (uint32_t)t.clk_frame_start;
   uint32_t s0 = total / kClocksPerLine;
@@ -432,7 +432,7 @@ CULE_HD uint8_t tia_read_pot(Console& c, const GameConfig& g, int port, Pin pin,
   return noise;
 }
 
-CULE_HD uint8_t tia_peek(Console& c, const GameConfig& g, uint8_t* fb, uint16_t addr) {
+CULE_BIG uint8_t tia_peek(Console& c, const GameConfig& g, uint8_t* fb, uint16_t addr) {
   tia_update_frame(c, fb, (int)(c.cycles * 3));
   const uint16_t col = c.tia.collision;
   const uint8_t noise = c.data_bus & 0x3F;
