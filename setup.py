@@ -24,4 +24,15 @@ ext = Pybind11Extension(
     depends=[os.path.join(CSRC, f) for f in os.listdir(os.path.join(HERE, CSRC)) if f.endswith(".hpp")],
 )
 
-setup(ext_modules=[ext], cmdclass={"build_ext": build_ext})
+# The preprocessed vector environment (cule.AtariVectorEnv).  -ffp-contract=off keeps the
+# INTER_AREA arithmetic bit-exact with OpenCV's (no fused multiply-add).
+vector_ext = Pybind11Extension(
+    "cule._vector",
+    [os.path.join(CSRC, "vector_bindings.cpp")],
+    include_dirs=[CSRC],
+    cxx_std=17,
+    extra_compile_args=extra + ["-ffp-contract=off"],
+    depends=ext.depends,
+)
+
+setup(ext_modules=[ext, vector_ext], cmdclass={"build_ext": build_ext})
