@@ -316,8 +316,13 @@ class VecEnv {
           out.terminated[i] = te;
           out.truncated[i] = tr;
         } else {
-          if (out.final_obs) std::memset(out.final_obs + (size_t)i * stacked_obs_size(), 0, stacked_obs_size());
           write(i, out);
+          // Not reset.  A life loss reported as terminated (life_loss_info) ends no
+          // episode: its final observation is the observation itself; other rows are 0.
+          // (ale-py leaves these rows uninitialised.)
+          uint8_t* fo = out.final_obs + (size_t)i * stacked_obs_size();
+          if (out.terminated[i] || out.truncated[i]) std::memcpy(fo, out.obs + (size_t)i * stacked_obs_size(), stacked_obs_size());
+          else std::memset(fo, 0, stacked_obs_size());
         }
       }
     });
