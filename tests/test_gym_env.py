@@ -131,3 +131,19 @@ def test_bad_arguments_and_actions():
             env.step(a)
     obs, rew, term, trunc, info = env.step(np.int64(3))
     assert obs.shape == (210, 160, 3)
+
+
+def test_record_video_example_writes_a_grid(tmp_path):
+    pytest.importorskip("imageio")
+    import importlib.util
+    import os
+
+    path = os.path.join(os.path.dirname(__file__), "..", "examples", "record_video.py")
+    spec = importlib.util.spec_from_file_location("record_video", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = mod.record("pong", 3, 4, str(tmp_path / "grid.gif"))
+    from PIL import Image
+
+    im = Image.open(out)
+    assert im.size == (320, 420) and im.n_frames == 5
