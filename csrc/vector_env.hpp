@@ -104,11 +104,12 @@ class AreaResizer {
     mode_ = GENERAL;
     compute_area_tab(sw, dw, cn, sx, xtab_);
     compute_area_tab(sh, dh, 1, sy, ytab_);
+    build_taps();
   }
 
   Mode mode() const { return mode_; }
-  // Scratch floats a GENERAL resize needs (two rows of dw * cn).
-  size_t scratch_floats() const { return (size_t)2 * dw_ * cn_; }
+  // Scratch floats a GENERAL resize needs (two output rows and one source row).
+  size_t scratch_floats() const { return (size_t)2 * dw_ * cn_ + (size_t)sw_ * cn_; }
 
   // src: sh x sw x cn, dst: dh x dw x cn, both tightly packed.
   void run(const uint8_t* src, uint8_t* dst, float* scratch) const {
@@ -151,32 +152,38 @@ class AreaResizer {
     }
   }
 
+  // The general path.  Same float operations in the same order as OpenCV's
+  // ResizeArea_Invoker, laid out for speed: each output element's horizontal taps are
+  // padded to taps_ slots (a padded slot adds 0 * pixel = +0, which changes no sum of
+  // non-negative terms), a source row is converted to float once, and a row's horizontal
+  // sums are reused when the next vertical tap reads the same row.
   void run_general(const uint8_t* src, uint8_t* dst, float* scratch) const {
-    const int cn = cn_;
-    const int width = dw_ * cn;
+    const int width = dw_ * cn_;
+    const int sw = sw_ * cn_;
     float* buf = scratch;
     float* sum = scratch + width;
-    const size_t step = (size_t)sw_ * cn;
-    const int xn = (int)xtab_.size(), yn = (int)ytab_.size();
+    float* rowf = scratch + 2 * width;
+    const size_t step = (size_t)sw;
+    const int yn = (int)ytab_.size();
+    const int T = taps_;
+    const int* si = tap_si_.data();
+    const float* al = tap_a_.data();
     for (int dx = 0; dx < width; ++dx) sum[dx] = 0.f;
     int prev_dy = ytab_[0].di;
+    int buf_row = -1;
     for (int j = 0; j < yn; ++j) {
       const float beta = ytab_[j].alpha;
       const int dy = ytab_[j].di;
-      const uint8_t* S = src + (size_t)ytab_[j].si * step;
-      for (int dx = 0; dx < width; ++dx) buf[dx] = 0.f;
-      if (cn == 1) {
-        for (int k = 0; k < xn; ++k) {
-          const AreaTab& t = xtab_[k];
-          buf[t.di] += (float)S[t.si] * t.alpha;
+      const int sy = ytab_[j].si;
+      if (sy != buf_row) {
+        const uint8_t* S = src + (size_t)sy * step;
+        for (int x = 0; x < sw; ++x) rowf[x] = (float)S[x];
+        for (int dx = 0; dx < width; ++dx) {
+          float b = 0.f;
+          for (int k = 0; k < T; ++k) b += rowf[si[k * width + dx]] * al[k * width + dx];
+          buf[dx] = b;
         }
-      } else {
-        for (int k = 0; k < xn; ++k) {
-          const AreaTab& t = xtab_[k];
-          for (int c = 0; c < cn; ++c) {
-            buf[t.di + c] += (float)S[t.si + c] * t.alpha;
-          }
-        }
+        buf_row = sy;
       }
       if (dy != prev_dy) {
         uint8_t* D = dst + (size_t)prev_dy * width;
@@ -193,10 +200,36 @@ class AreaResizer {
     for (int dx = 0; dx < width; ++dx) D[dx] = sat_u8(cv_round_float(sum[dx]));
   }
 
+  // Per output element (dx * cn + c), its horizontal taps in OpenCV's order, padded.
+  void build_taps() {
+    const int width = dw_ * cn_;
+    std::vector<int> count(dw_, 0);
+    for (const AreaTab& t : xtab_) count[t.di / cn_]++;
+    taps_ = 1;
+    for (int c : count) taps_ = std::max(taps_, c);
+    tap_si_.assign((size_t)taps_ * width, 0);
+    tap_a_.assign((size_t)taps_ * width, 0.f);
+    std::vector<int> filled(dw_, 0);
+    for (const AreaTab& t : xtab_) {
+      const int d = t.di / cn_;
+      const int k = filled[d]++;
+      for (int c = 0; c < cn_; ++c) {
+        tap_si_[(size_t)k * width + t.di + c] = t.si + c;
+        tap_a_[(size_t)k * width + t.di + c] = t.alpha;
+      }
+    }
+    for (int d = 0; d < dw_; ++d)
+      for (int k = filled[d]; k < taps_; ++k)
+        for (int c = 0; c < cn_; ++c) tap_si_[(size_t)k * width + d * cn_ + c] = c;   // weight 0
+  }
+
   int sh_ = 0, sw_ = 0, dh_ = 0, dw_ = 0, cn_ = 1;
   Mode mode_ = COPY;
   int isx_ = 1, isy_ = 1;
   std::vector<AreaTab> xtab_, ytab_;
+  int taps_ = 1;
+  std::vector<int> tap_si_;
+  std::vector<float> tap_a_;
 };
 
 // ---------------------------------------------------------------------------------
