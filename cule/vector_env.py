@@ -10,6 +10,22 @@ the observations, rewards, terminations, truncations and info equal ale-py's bit
 
 Units: ``frameskip`` and ``max_num_frames_per_episode`` count emulated frames; one
 ``step`` is one agent step (up to ``frameskip`` frames).
+
+Where cule differs from ale-py (facts: ale-py 0.12.1 sources named above):
+  - Results are torch tensors on ``device`` (ale-py: NumPy); dtypes are ale-py's
+    (uint8 observations, int32 rewards and info, bool flags).
+  - ale-py's behaviour is reproduced even where it departs from the intended
+    semantics: on a step that stops early (game over, truncation, episodic life loss)
+    ale-py skips the screen capture, so the newest stacked frame repeats older
+    screens.  ``stale_frame_on_early_stop=False`` returns the real last frames instead.
+    (frameskip 1 never max-pools with an old frame, in ale-py and here.)
+  - SAME_STEP ``final_obs`` rows of envs that were not reset are zero (the observation
+    itself for a life loss reported by ``life_loss_info``); ale-py leaves them
+    uninitialised.
+  - Not implemented (clear errors): ``batch_size`` other than 0 / ``num_envs``
+    (ale-py's asynchronous mode), ``continuous=True``, images larger than the screen.
+    ``max_num_frames_per_episode`` must be >= 1 or None (no limit); ale-py's 0 would
+    truncate every step.  ``thread_affinity_offset`` is accepted and ignored.
 """
 from __future__ import annotations
 
@@ -95,7 +111,8 @@ class AtariVectorEnv(VectorEnv):
             this build; another device raises ``InvalidArgument``.
         batch_size: 0 or ``num_envs`` (ale-py's asynchronous mode, batch_size <
             num_envs, is not implemented and raises).
-        num_threads: CPU threads stepping the environments (0: min(num_envs, cores)).
+        num_threads: CPU threads stepping the environments (0: min(num_envs, cores);
+            capped at the number of cores, as ale-py).
         thread_affinity_offset: accepted for compatibility; threads are not pinned.
         max_num_frames_per_episode: truncate an episode after this many frames counted
             by the preprocessing (ale-py's ``max_episode_steps``; default 108000).
@@ -223,8 +240,8 @@ class AtariVectorEnv(VectorEnv):
             raise InvalidArgument(f"img_height x img_width = {img_height} x {img_width} is larger than the "
                                   f"{self.atari.game} screen ({screen_h} x {screen_w}); cule reproduces OpenCV's "
                                   f"INTER_AREA only for downscaling")
-        if num_threads == 0:
-            num_threads = min(num_envs, os.cpu_count() or 1)
+        cores = os.cpu_count() or 1
+        num_threads = min(num_envs, cores) if num_threads == 0 else min(num_threads, cores)   # as ale-py
 
         self.game = self.atari.game
         self.num_envs = num_envs
