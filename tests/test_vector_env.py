@@ -258,3 +258,17 @@ def test_vector_env_clone_restore():
     for x, y in zip(first, second):
         for u, v in zip(x[:4], y[:4]):
             assert torch.equal(u, v)
+
+
+def test_results_do_not_depend_on_thread_count():
+    envs = [AtariVectorEnv("space_invaders", 5, num_threads=t, repeat_action_probability=0.25) for t in (1, 2)]
+    outs = [e.reset(seed=21)[0] for e in envs]
+    assert torch.equal(outs[0], outs[1])
+    rng = np.random.default_rng(2)
+    for _ in range(150):
+        act = rng.integers(0, 6, 5)
+        ra, rb = envs[0].step(act), envs[1].step(act)
+        for x, y in zip(ra[:4], rb[:4]):
+            assert torch.equal(x, y)
+        for k in ra[4]:
+            assert torch.equal(ra[4][k], rb[4][k])
