@@ -231,8 +231,11 @@ class AtariVectorEnv(VectorEnv):
         use_fire_reset = _check_bool("use_fire_reset", use_fire_reset)
         stale = _check_bool("stale_frame_on_early_stop", stale_frame_on_early_stop)
 
+        cores = os.cpu_count() or 1
+        num_threads = min(num_envs, cores) if num_threads == 0 else min(num_threads, cores)   # as ale-py
+        # ALE frame_skip 1 and no ALE truncation: the preprocessing counts frames itself.
         self.atari = Atari(game, num_envs, device="cpu", frameskip=1, repeat_action_probability=p,
-                           full_action_space=full_action_space, num_threads=1)
+                           full_action_space=full_action_space, num_threads=num_threads)
         screen_h, screen_w = self.atari.screen_shape
         img_height = _check_int("img_height", img_height, 1)
         img_width = _check_int("img_width", img_width, 1)
@@ -240,9 +243,6 @@ class AtariVectorEnv(VectorEnv):
             raise InvalidArgument(f"img_height x img_width = {img_height} x {img_width} is larger than the "
                                   f"{self.atari.game} screen ({screen_h} x {screen_w}); cule reproduces OpenCV's "
                                   f"INTER_AREA only for downscaling")
-        cores = os.cpu_count() or 1
-        num_threads = min(num_envs, cores) if num_threads == 0 else min(num_threads, cores)   # as ale-py
-
         self.game = self.atari.game
         self.num_envs = num_envs
         self.batch_size = num_envs
