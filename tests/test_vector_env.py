@@ -272,3 +272,9 @@ def test_results_do_not_depend_on_thread_count():
             assert torch.equal(x, y)
         for k in ra[4]:
             assert torch.equal(ra[4][k], rb[4][k])
+
+
+@pytest.mark.parametrize("game", cule.list_games())
+def test_parity_every_supported_game(game):
+    run_parity(game, 100, num_envs=2, autoreset_mode="SameStep", episodic_life=True,
+               repeat_action_probability=0.25)
