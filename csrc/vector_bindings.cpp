@@ -104,17 +104,26 @@ PYBIND11_MODULE(_vector, m) {
         py::gil_scoped_release nogil;
         v.reset(pi, ps, count, o);
       })
-      .def("step", [](VecEnv& v, const py::array& actions, py::array& obs, py::array& reward, py::array& term,
-                      py::array& trunc, py::array& env_id, py::array& lives, py::array& fn, py::array& efn,
-                      py::object final_obs) {
-        const int64_t* a = in_array<int64_t>(actions, "actions", (size_t)v.num_envs());
+      .def("step", [](VecEnv& v, const py::array& ids, const py::array& actions, py::array& obs, py::array& reward,
+                      py::array& term, py::array& trunc, py::array& env_id, py::array& lives, py::array& fn,
+                      py::array& efn, py::object final_obs) {
+        const int count = (int)ids.size();
+        const int64_t* pi = in_array<int64_t>(ids, "env_ids", (size_t)count);
+        const int64_t* a = in_array<int64_t>(actions, "actions", (size_t)count);
+        std::vector<char> seen(v.num_envs(), 0);
+        for (int k = 0; k < count; ++k) {
+          if (pi[k] < 0 || pi[k] >= v.num_envs()) throw std::out_of_range("step env id out of range");
+          if (seen[pi[k]]) throw std::invalid_argument("step has a duplicate env id");
+          seen[pi[k]] = 1;
+          if (a[k] < 0 || a[k] >= (int64_t)v.num_actions()) throw std::out_of_range("action out of range");
+        }
         VecOutputs o = outputs(v, obs, reward, term, trunc, env_id, lives, fn, efn);
         if (!final_obs.is_none()) {
           py::array fo = final_obs.cast<py::array>();
           o.final_obs = out_array<uint8_t>(fo, "final_obs", (size_t)v.num_envs() * v.stacked_obs_size());
         }
         py::gil_scoped_release nogil;
-        v.step(a, o);
+        v.step(pi, count, a, o);
       })
       .def("episode_over", [](VecEnv& v) {
         py::array_t<bool> out(v.num_envs());

@@ -309,6 +309,7 @@ class VecEnv {
 
   int num_envs() const { return n_; }
   int num_threads() const { return pool_.size(); }
+  size_t num_actions() const { return actions_.size(); }
   size_t stacked_obs_size() const { return obs_size_ * o_.stack_num; }
   size_t raw_size() const { return raw_size_; }
   int raw_height() const { return raw_h_; }
@@ -322,16 +323,18 @@ class VecEnv {
   void reset(const int64_t* ids, const int64_t* seeds, int count, const VecOutputs& out) {
     std::vector<int64_t> seed_of(n_, -2);   // -2: not reset
     for (int k = 0; k < count; ++k) seed_of[ids[k]] = seeds[k];
-    run_envs([&](int i, float* scratch) {
+    run_envs(n_, [&](int i, float* scratch) {
       if (seed_of[i] != -2) reset_env(i, seed_of[i], scratch);
       write(i, out);
     });
   }
 
-  // One step of every env; action_idx[i] indexes the action set (already validated).
-  void step(const int64_t* action_idx, const VecOutputs& out) {
-    run_envs([&](int i, float* scratch) {
-      const uint8_t a = actions_[(size_t)action_idx[i]];
+  // One step of the envs ids[0..count) (distinct); action_idx[k] (already validated)
+  // indexes the action set for env ids[k].  Results go to the rows ids[k] of `out`.
+  void step(const int64_t* ids, int count, const int64_t* action_idx, const VecOutputs& out) {
+    run_envs(count, [&](int k, float* scratch) {
+      const int i = (int)ids[k];
+      const uint8_t a = actions_[(size_t)action_idx[k]];
       if (!o_.same_step) {
         if (episode_over(i)) reset_env(i, -1, scratch);
         else step_env(i, a, scratch);
@@ -378,17 +381,19 @@ class VecEnv {
   size_t hist_bytes_per_env() const { return hist_.empty() ? 0 : 2 * raw_px_; }
 
  private:
+  // fn(k, scratch) for k in [0, count), envs handed out one at a time to the threads
+  // (an env that resets costs ~20 steps, so static chunks would balance badly).
   template <class F>
-  void run_envs(F&& fn) {
+  void run_envs(int count, F&& fn) {
     std::atomic<int> next{0};
-    const int workers = std::min(pool_.size(), n_);
+    const int workers = std::min(pool_.size(), count);
     const size_t scratch_n = std::max<size_t>(resizer_.scratch_floats(), 1);
     pool_.parallel_for(workers, [&](int b, int e) {
       std::vector<float> scratch(scratch_n);
       for (int w = b; w < e; ++w) {
         for (;;) {
           int i = next.fetch_add(1, std::memory_order_relaxed);
-          if (i >= n_) break;
+          if (i >= count) break;
           fn(i, scratch.data());
         }
       }

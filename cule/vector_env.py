@@ -22,13 +22,15 @@ Where cule differs from ale-py (facts: ale-py 0.12.1 sources named above):
   - SAME_STEP ``final_obs`` rows of envs that were not reset are zero (the observation
     itself for a life loss reported by ``life_loss_info``); ale-py leaves them
     uninitialised.
-  - Not implemented (clear errors): ``batch_size`` other than 0 / ``num_envs``
-    (ale-py's asynchronous mode), ``continuous=True``, images larger than the screen.
+  - Asynchronous mode (batch_size < num_envs) hands out results in FIFO order (ale-py:
+    whichever envs finish first, a thread-timing-dependent order).
+  - Not implemented (clear errors): ``continuous=True``, images larger than the screen.
     ``max_num_frames_per_episode`` must be >= 1 or None (no limit); ale-py's 0 would
     truncate every step.  ``thread_affinity_offset`` is accepted and ignored.
 """
 from __future__ import annotations
 
+import collections
 import os
 from typing import Any, Optional, Union
 
@@ -109,8 +111,11 @@ class AtariVectorEnv(VectorEnv):
         num_envs: number of sub-environments, >= 1.
         device: where observations, rewards and flags live.  Only ``"cpu"`` exists in
             this build; another device raises ``InvalidArgument``.
-        batch_size: 0 or ``num_envs`` (ale-py's asynchronous mode, batch_size <
-            num_envs, is not implemented and raises).
+        batch_size: 0 (= num_envs) or fewer envs for ale-py's asynchronous mode: each
+            ``step`` / ``recv`` returns the results of ``batch_size`` envs (their ids in
+            ``info["env_id"]``) and the actions of the next ``step`` / ``send`` go to those
+            envs.  cule steps synchronously and hands results out first-in first-out,
+            one deterministic order of ale-py's "first to complete".
         num_threads: CPU threads stepping the environments (0: min(num_envs, cores);
             capped at the number of cores, as ale-py).
         thread_affinity_offset: accepted for compatibility; threads are not pinned.
@@ -142,10 +147,12 @@ class AtariVectorEnv(VectorEnv):
             gives the intended semantics: the last emulated frame, max-pooled with the
             one before it when both belong to this step.
 
-    Observations: uint8 tensor ``[num_envs, stack_num, img_height, img_width]`` (RGB:
-    ``[..., 3]``), oldest frame first.  Rewards: int32 tensor ``[num_envs]`` (ale-py's
+    Every result has one row per env of the batch (``batch_size`` rows, all ``num_envs``
+    envs in env order unless asynchronous).
+    Observations: uint8 tensor ``[batch, stack_num, img_height, img_width]`` (RGB:
+    ``[..., 3]``), oldest frame first.  Rewards: int32 tensor ``[batch]`` (ale-py's
     dtype).  terminated / truncated: bool tensors; an env is never both.  Info (int32
-    tensors ``[num_envs]``): ``env_id``, ``lives``, ``frame_number`` (frames since the ROM
+    tensors ``[batch]``): ``env_id``, ``lives``, ``frame_number`` (frames since the ROM
     was loaded), ``episode_frame_number``; with SAME_STEP, ``final_obs`` (the observation
     an episode ended on, rows of envs that are not done are zero) when any env is done.
 
@@ -190,10 +197,7 @@ class AtariVectorEnv(VectorEnv):
         if self.device.type != "cpu":
             raise InvalidArgument(f"device {str(self.device)!r} is not available: this build of cule has only "
                                   f"the CPU backend (cule.build_info()['cuda'] is False); use device='cpu'")
-        batch_size = _check_int("batch_size", batch_size, 0)
-        if batch_size not in (0, num_envs):
-            raise InvalidArgument(f"batch_size={batch_size} (asynchronous batches smaller than num_envs="
-                                  f"{num_envs}) is not supported by cule; use 0 or num_envs")
+        batch_size = _check_int("batch_size", batch_size, 0, num_envs)
         num_threads = _check_int("num_threads", num_threads, 0)
         _check_int("thread_affinity_offset", thread_affinity_offset, -1)
         if max_num_frames_per_episode is not None:
@@ -245,7 +249,8 @@ class AtariVectorEnv(VectorEnv):
                                   f"INTER_AREA only for downscaling")
         self.game = self.atari.game
         self.num_envs = num_envs
-        self.batch_size = num_envs
+        self.batch_size = batch_size if batch_size else num_envs
+        self._async = self.batch_size < num_envs
         self.num_threads = num_threads
         self.autoreset_mode = mode
         self.metadata = {"autoreset_mode": mode}
@@ -274,8 +279,16 @@ class AtariVectorEnv(VectorEnv):
         self._obs_shape = obs_shape
         self.single_observation_space = Box(low=0, high=255, shape=obs_shape, dtype=np.uint8)
         self.single_action_space = Discrete(len(self._action_ids))
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.observation_space = batch_space(self.single_observation_space, self.batch_size)
+        self.action_space = batch_space(self.single_action_space, self.batch_size)
+        self._all_ids = np.arange(num_envs, dtype=np.int64)
+        self._last_ids = self._all_ids
+        if self._async:
+            # Asynchronous mode: every env's latest result lives here until a recv()
+            # hands it out; `_ready` is the FIFO of envs whose result is waiting.
+            self._store = self._buffers()
+            self._store_final = np.zeros_like(self._store[0])
+            self._ready = collections.deque()
         self._has_reset = False
         self._pending_actions: Optional[np.ndarray] = None
         self.closed = False
@@ -330,6 +343,9 @@ class AtariVectorEnv(VectorEnv):
                 raise InvalidArgument(f"seeds must be in [0, {_MAX_SEED}]")
         if k != n and not self._has_reset:
             raise InvalidArgument(f"The first reset() must reset every environment (got {k} of {n})")
+        if k != n and self._async:
+            raise InvalidArgument(f"Partial reset is not supported in asynchronous mode (batch_size="
+                                  f"{self.batch_size} < num_envs={n}), as in ale-py")
         return ids, seeds
 
     def reset(self, *, seed: Union[None, int, np.ndarray, list] = None,
@@ -353,10 +369,14 @@ class AtariVectorEnv(VectorEnv):
         ids, seeds = self._reset_ids_seeds(seed, options)
         if _is_int(seed):
             self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(int(seed))
-        obs, ints, flags = self._buffers()
+        obs, ints, flags = self._store if self._async else self._buffers()
         self._vec.reset(ids, seeds, obs, ints[0], flags[0], flags[1], ints[1], ints[2], ints[3], ints[4])
         self._has_reset = True
         self._pending_actions = None
+        if self._async:
+            self._ready = collections.deque(range(self.num_envs))
+            obs, _, _, _, info = self._pop_ready(with_final=False)
+            return obs, info
         return torch.from_numpy(obs), self._info(ints)
 
     def step(self, actions):
@@ -381,7 +401,7 @@ class AtariVectorEnv(VectorEnv):
         self._check_open()
         if not self._has_reset:
             raise InvalidArgument("step()/send() called before reset()")
-        self._pending_actions = as_action_array(actions, self.num_envs, len(self._action_ids), self.device)
+        self._pending_actions = as_action_array(actions, self.batch_size, len(self._action_ids), self.device)
 
     def recv(self):
         """Steps with the actions given to ``send()``; returns what ``step`` returns."""
@@ -389,10 +409,18 @@ class AtariVectorEnv(VectorEnv):
         if self._pending_actions is None:
             raise InvalidArgument("recv() called without a preceding send()")
         actions, self._pending_actions = self._pending_actions, None
-        obs, ints, flags = self._buffers()
         same = self.autoreset_mode == AutoresetMode.SAME_STEP
+        if self._async:
+            obs, ints, flags = self._store
+            ids = self._last_ids
+            self._vec.step(ids, actions, obs, ints[0], flags[0], flags[1], ints[1], ints[2], ints[3], ints[4],
+                           self._store_final if same else None)
+            self._ready.extend(ids.tolist())
+            return self._pop_ready(with_final=same)
+        obs, ints, flags = self._buffers()
         final = np.empty_like(obs) if same else None
-        self._vec.step(actions, obs, ints[0], flags[0], flags[1], ints[1], ints[2], ints[3], ints[4], final)
+        self._vec.step(self._all_ids, actions, obs, ints[0], flags[0], flags[1], ints[1], ints[2], ints[3], ints[4],
+                       final)
         term = flags[0].view(np.bool_)
         trunc = flags[1].view(np.bool_)
         info = self._info(ints)
@@ -400,6 +428,22 @@ class AtariVectorEnv(VectorEnv):
             info["final_obs"] = torch.from_numpy(final)
         return (torch.from_numpy(obs), torch.from_numpy(ints[0]), torch.from_numpy(term),
                 torch.from_numpy(trunc), info)
+
+    def _pop_ready(self, with_final: bool):
+        """Asynchronous mode: hands out the results of the batch_size envs that have
+        waited longest (a deterministic instance of ale-py's "first to complete")."""
+        ids = np.array([self._ready.popleft() for _ in range(self.batch_size)], dtype=np.int64)
+        self._last_ids = ids
+        obs, ints, flags = self._store
+        term = flags[0][ids].view(np.bool_)
+        trunc = flags[1][ids].view(np.bool_)
+        info = {"env_id": torch.from_numpy(ints[1][ids]), "lives": torch.from_numpy(ints[2][ids]),
+                "frame_number": torch.from_numpy(ints[3][ids]),
+                "episode_frame_number": torch.from_numpy(ints[4][ids])}
+        if with_final and (term.any() or trunc.any()):
+            info["final_obs"] = torch.from_numpy(self._store_final[ids])
+        return torch.from_numpy(obs[ids]), torch.from_numpy(ints[0][ids]), torch.from_numpy(term), \
+            torch.from_numpy(trunc), info
 
     # ---- extras ----
 

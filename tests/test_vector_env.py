@@ -197,7 +197,7 @@ def test_bad_constructor_arguments():
     for kw in [dict(stack_num=0), dict(stack_num=2.5), dict(img_height=0), dict(img_width=161),
                dict(img_height=300), dict(frameskip=0), dict(frameskip=(2, 5)), dict(noop_max=-1),
                dict(repeat_action_probability=1.5), dict(max_num_frames_per_episode=0),
-               dict(batch_size=1), dict(autoreset_mode="Disabled"), dict(autoreset_mode="bogus"),
+               dict(batch_size=3), dict(autoreset_mode="Disabled"), dict(autoreset_mode="bogus"),
                dict(continuous=True), dict(grayscale="yes")]:
         with pytest.raises(ValueError):
             AtariVectorEnv("pong", 2, **kw)
@@ -278,3 +278,35 @@ def test_results_do_not_depend_on_thread_count():
 def test_parity_every_supported_game(game):
     run_parity(game, 100, num_envs=2, autoreset_mode="SameStep", episodic_life=True,
                repeat_action_probability=0.25)
+
+
+@pytest.mark.parametrize("mode", ["NextStep", "SameStep"])
+def test_async_batches_match_single_threaded_ale_py(mode):
+    # batch_size < num_envs: ale-py with one worker thread completes envs first-in
+    # first-out, the order cule uses, so every batch (env ids included) must match.
+    kw = dict(num_threads=1, batch_size=2, autoreset_mode=mode, episodic_life=True)
+    ref = ale_vec.AtariVectorEnv("breakout", 5, **kw)
+    env = AtariVectorEnv("breakout", 5, **kw)
+    assert env.observation_space.shape == ref.observation_space.shape == (2, 4, 84, 84)
+    oa, ia = ref.reset(seed=4)
+    oc, ic = env.reset(seed=4)
+    np.testing.assert_array_equal(_np(oc), oa)
+    for k in ia:
+        np.testing.assert_array_equal(_np(ic[k]), ia[k])
+    rng = np.random.default_rng(3)
+    ends = 0
+    for t in range(300):
+        act = rng.integers(0, 4, 2)
+        ra, rc = ref.step(act), env.step(act)
+        for name, a, c in zip(("obs", "reward", "terminated", "truncated"), ra[:4], rc[:4]):
+            np.testing.assert_array_equal(_np(c), a, err_msg=f"step {t}: {name}")
+        assert set(rc[4]) == set(ra[4])
+        for k in ra[4]:
+            if k != "final_obs":
+                np.testing.assert_array_equal(_np(rc[4][k]), ra[4][k], err_msg=f"step {t}: {k}")
+        ends += int((ra[2] | ra[3]).sum())
+    assert ends > 0
+    with pytest.raises(ValueError):
+        env.step(np.zeros(5, np.int64))
+    with pytest.raises(ValueError, match="asynchronous"):
+        env.reset(options={"reset_mask": np.array([True, False, False, False, False])})
