@@ -106,7 +106,7 @@ PYBIND11_MODULE(_vector, m) {
       })
       .def("step", [](VecEnv& v, const py::array& ids, const py::array& actions, py::array& obs, py::array& reward,
                       py::array& term, py::array& trunc, py::array& env_id, py::array& lives, py::array& fn,
-                      py::array& efn, py::object final_obs) {
+                      py::array& efn, py::object final_obs, py::object strengths) {
         const int count = (int)ids.size();
         const int64_t* pi = in_array<int64_t>(ids, "env_ids", (size_t)count);
         const int64_t* a = in_array<int64_t>(actions, "actions", (size_t)count);
@@ -117,13 +117,19 @@ PYBIND11_MODULE(_vector, m) {
           seen[pi[k]] = 1;
           if (a[k] < 0 || a[k] >= (int64_t)v.num_actions()) throw std::out_of_range("action out of range");
         }
+        const float* st = nullptr;
+        py::array st_arr;
+        if (!strengths.is_none()) {
+          st_arr = strengths.cast<py::array>();
+          st = in_array<float>(st_arr, "paddle_strengths", (size_t)count);
+        }
         VecOutputs o = outputs(v, obs, reward, term, trunc, env_id, lives, fn, efn);
         if (!final_obs.is_none()) {
           py::array fo = final_obs.cast<py::array>();
           o.final_obs = out_array<uint8_t>(fo, "final_obs", (size_t)v.num_envs() * v.stacked_obs_size());
         }
         py::gil_scoped_release nogil;
-        v.step(pi, count, a, o);
+        v.step(pi, count, a, st, o);
       })
       .def("episode_over", [](VecEnv& v) {
         py::array_t<bool> out(v.num_envs());
@@ -142,6 +148,25 @@ PYBIND11_MODULE(_vector, m) {
         if (v.hist_bytes_per_env()) d["hist"] = byte_view(v.hist_data(), n, v.hist_bytes_per_env(), self);
         return d;
       });
+
+  m.def("act_with_strength", [](CpuBatch& b, const py::array& actions, const py::array& strengths,
+                                py::array& sticky, py::array& rewards, int frameskip, float p, int32_t max_frames) {
+        // ALE act(action, paddle_strength) on every console of the batch (serially), for
+        // cule.AtariEnv's continuous actions.  sticky: ALE's m_paddle_a_strength per env.
+        const size_t n = (size_t)b.num_envs();
+        const uint8_t* a = in_array<uint8_t>(actions, "actions", n);
+        const float* s = in_array<float>(strengths, "strengths", n);
+        float* st = out_array<float>(sticky, "sticky", n);
+        int32_t* r = out_array<int32_t>(rewards, "rewards", n);
+        for (size_t i = 0; i < n; ++i) if (a[i] >= A_NUM_ACTIONS) throw std::out_of_range("action id out of range");
+        const EnvParams prm{frameskip, p, max_frames};
+        py::gil_scoped_release nogil;
+        for (size_t i = 0; i < n; ++i) {
+          Machine m = b.machine((int)i);
+          r[i] = act_strength(m, a[i], s[i], st[i], prm);
+        }
+      });
+  m.attr("initial_paddle_strength") = kInitialStrength;
 
   m.def("resize_area", [](const py::array& src, int sh, int sw, int cn, int dh, int dw) {
         const uint8_t* s = in_array<uint8_t>(src, "src", (size_t)sh * sw * cn);

@@ -233,6 +233,66 @@ class AreaResizer {
 };
 
 // ---------------------------------------------------------------------------------
+// ALE act(action, paddle_strength) (StellaEnvironment::act with a paddle strength):
+// the strength sticks together with the action, and a paddle moves by
+// int(+-PADDLE_DELTA * fabs(strength)) a frame (ALEState::applyActionPaddles; fabs of
+// the float promoted to double).  With strength 1 this is ale_act exactly.
+
+inline int32_t paddle_delta(float strength) {
+  return (int32_t)((double)kPaddleDelta * std::fabs((double)strength));
+}
+
+inline void apply_paddles_strength(Console& c, const GameConfig& g, uint8_t a, float strength) {
+  ale_reset_keys(c);
+  int32_t delta = 0;
+  const uint8_t bits = action_joystick_bits(a);
+  if (a != A_RESET) {
+    if (bits & 0x08) delta = -paddle_delta(strength);
+    else if (bits & 0x04) delta = paddle_delta(strength);
+  }
+  int32_t left = c.left_paddle + delta;
+  if (left < g.paddle_min) left = g.paddle_min;
+  if (left > g.paddle_max) left = g.paddle_max;
+  int32_t right = c.right_paddle;
+  if (right < g.paddle_min) right = g.paddle_min;
+  if (right > g.paddle_max) right = g.paddle_max;
+  ale_set_paddles(c, left, right);
+  if (a == A_RESET) c.in.console |= 0x01;
+  if (a != A_RESET && (bits & 0x10)) c.in.paddle_fire |= 0x01;
+}
+
+// `sticky` is ALE's m_paddle_a_strength (kept outside the Console).
+inline int32_t act_strength(Machine& m, uint8_t action, float strength, float& sticky, const EnvParams& p) {
+  Console& c = m.c;
+  int32_t total = 0;
+  for (int i = 0; i < p.frameskip; ++i) {
+    if (mt_next_double(c.env_rng) >= (double)p.repeat_p) {
+      c.action_a = action;
+      sticky = strength;
+    }
+    (void)mt_next_double(c.env_rng);   // player B's draw
+    if (c.game.terminal || ale_truncated(c, p.max_frames)) continue;
+    uint8_t a = c.action_a;
+    if (a == A_RESET || (a < A_NUM_ACTIONS && !game_legal(m.g.game_id, a))) a = A_NOOP;
+    if (m.g.use_paddles) {
+      apply_paddles_strength(c, m.g, a, sticky);
+      ale_frame(m);
+    } else {
+      ale_apply_joystick(c, a);
+      ale_frame(m);
+    }
+    c.frame_number++;
+    c.episode_frame_number++;
+    total += c.game.reward;
+  }
+  c.truncated = ale_truncated(c, p.max_frames) ? 1 : 0;
+  return total;
+}
+
+// What ALE's m_paddle_a_strength holds before any act() (ALE leaves it uninitialised).
+constexpr float kInitialStrength = 1.0f;
+
+// ---------------------------------------------------------------------------------
 
 struct VecOptions {
   int frameskip = 4;
@@ -275,6 +335,7 @@ struct EnvSlot {
   uint8_t game_over;
   uint8_t life_lost;
   uint8_t ever_reset;
+  float sticky_strength;     // ALE's m_paddle_a_strength
 };
 
 class VecEnv {
@@ -301,6 +362,7 @@ class VecEnv {
     for (auto& s : slots_) {
       std::memset(&s, 0, sizeof(s));
       s.elapsed_frames = o.max_episode_frames > 0 ? o.max_episode_frames + 1 : 0;
+      s.sticky_strength = kInitialStrength;
     }
     raw_.assign((size_t)n_ * 2 * raw_size_, 0);
     stack_.assign((size_t)n_ * o.stack_num * obs_size_, 0);
@@ -331,16 +393,19 @@ class VecEnv {
 
   // One step of the envs ids[0..count) (distinct); action_idx[k] (already validated)
   // indexes the action set for env ids[k].  Results go to the rows ids[k] of `out`.
-  void step(const int64_t* ids, int count, const int64_t* action_idx, const VecOutputs& out) {
+  // strengths: null (1.0) or one paddle strength per ids[k] (ALE act's paddle_strength).
+  void step(const int64_t* ids, int count, const int64_t* action_idx, const float* strengths,
+            const VecOutputs& out) {
     run_envs(count, [&](int k, float* scratch) {
       const int i = (int)ids[k];
       const uint8_t a = actions_[(size_t)action_idx[k]];
+      const float strength = strengths ? strengths[k] : 1.0f;
       if (!o_.same_step) {
         if (episode_over(i)) reset_env(i, -1, scratch);
-        else step_env(i, a, scratch);
+        else step_env(i, a, strength, scratch);
         write(i, out);
       } else {
-        step_env(i, a, scratch);
+        step_env(i, a, strength, scratch);
         if (episode_over(i)) {
           write_obs(i, out.final_obs + (size_t)i * stacked_obs_size());
           write(i, out);
@@ -447,14 +512,15 @@ class VecEnv {
       // ALE setInt("random_seed", seed); loadROM (power-on + reset_game); noop RNG reseeded.
       mt_seed(s.noop_rng, (uint32_t)seed);
       ale_power_on(m, (uint32_t)seed, o_.default_mode, 0);
+      s.sticky_strength = kInitialStrength;
       ale_reset_game(m, p);
     }
     ale_reset_game(m, p);
-    if (fire_reset_) ale_act(m, A_FIRE, p);
+    if (fire_reset_) act_strength(m, A_FIRE, 1.0f, s.sticky_strength, p);
     int noops = uniform_int_libstdcxx(s.noop_rng, (uint32_t)(o_.noop_max > 0 ? o_.noop_max - 1 : 0)) -
                 (fire_reset_ ? 1 : 0);
     while (noops > 0) {
-      ale_act(m, A_NOOP, p);
+      act_strength(m, A_NOOP, 1.0f, s.sticky_strength, p);
       if (game_over_of(i)) ale_reset_game(m, p);
       --noops;
     }
@@ -471,14 +537,14 @@ class VecEnv {
     s.ever_reset = 1;
   }
 
-  void step_env(int i, uint8_t action, float* scratch) {
+  void step_env(int i, uint8_t action, float strength, float* scratch) {
     EnvSlot& s = slots_[i];
     Machine m = batch_.machine(i);
     const EnvParams p = ale_params();
     int32_t reward = 0;
     int emulated = 0;
     for (int skip = o_.frameskip; skip > 0; --skip) {
-      reward += ale_act(m, action, p);
+      reward += act_strength(m, action, strength, s.sticky_strength, p);
       ++emulated;
       s.game_over = game_over_of(i) ? 1 : 0;
       s.elapsed_frames++;

@@ -17,8 +17,9 @@ import torch
 from gymnasium import error, spaces, utils
 from gymnasium.utils import seeding
 
+from . import _vector
 from .atari import Atari
-from .vector_env import InvalidArgument, _is_int
+from .vector_env import CONTINUOUS_ACTION_TABLE, InvalidArgument, _is_int
 
 ACTION_NAMES = ["NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
                 "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE", "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE",
@@ -39,8 +40,9 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             uniformly from ``[low, high)`` each step with the env's ``np_random``.
         repeat_action_probability: sticky actions, per frame (default 0.25).
         full_action_space: the 18 ALE actions instead of the game's minimal set.
-        continuous, continuous_action_threshold: ale-py's continuous actions are not
-            implemented; ``continuous=True`` raises.
+        continuous: actions are float32 (radius, theta, fire) as in ale-py: direction and
+            fire past ``continuous_action_threshold`` pick one of the 18 ALE actions
+            (the full action space is used), the radius is the paddle strength.
         max_num_frames_per_episode: truncate after this many frames (None: never).
         render_mode: None or ``"rgb_array"`` (``render()`` returns the RGB screen).
             ``"human"`` is not supported.
@@ -88,8 +90,6 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                 raise InvalidArgument("Invalid stochastic frameskip, lower bound must be positive.")
         if render_mode is not None and render_mode not in {"rgb_array"}:
             raise InvalidArgument(f"Render mode {render_mode} not supported (rgb_array).")
-        if continuous:
-            raise InvalidArgument("continuous=True is not implemented by cule.AtariEnv; use discrete actions")
         if sound_obs:
             raise InvalidArgument("sound_obs=True is not supported by cule")
         if max_num_frames_per_episode is not None and (not _is_int(max_num_frames_per_episode)
@@ -99,13 +99,13 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
 
         utils.EzPickle.__init__(self, game=game, mode=mode, difficulty=difficulty, obs_type=obs_type,
                                 frameskip=frameskip, repeat_action_probability=repeat_action_probability,
-                                full_action_space=full_action_space, continuous=continuous,
+                                full_action_space=full_action_space or continuous, continuous=continuous,
                                 continuous_action_threshold=continuous_action_threshold,
                                 max_num_frames_per_episode=max_num_frames_per_episode, render_mode=render_mode,
                                 sound_obs=sound_obs)
         try:
             self.atari = Atari(game, 1, frameskip=1, repeat_action_probability=repeat_action_probability,
-                               full_action_space=full_action_space,
+                               full_action_space=full_action_space or continuous,
                                max_num_frames_per_episode=int(max_num_frames_per_episode or 0), seed=0,
                                num_threads=1)
         except ValueError as e:
@@ -123,15 +123,24 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         self._obs_type = obs_type
         self.render_mode = render_mode
         self.sound_obs = False
-        self.continuous = False
+        self.continuous = bool(continuous)
         self.continuous_action_threshold = continuous_action_threshold
+        # ALE's sticky paddle strength (continuous actions only).
+        self._sticky_strength = np.full(1, _vector.initial_paddle_strength, np.float32)
+        self._strength = np.zeros(1, np.float32)
+        self._rewards = np.zeros(1, np.int32)
         self._action_set = [int(a) for a in self.atari.action_set.tolist()]
         self._act = np.zeros(1, np.uint8)
 
         self.seed_game()
         self.load_game()
 
-        self.action_space = spaces.Discrete(len(self._action_set))
+        if self.continuous:
+            self.action_space = spaces.Box(low=np.array([0.0, -np.pi, 0.0]).astype(np.float32),
+                                           high=np.array([1.0, np.pi, 1.0]).astype(np.float32),
+                                           dtype=np.float32, shape=(3,))
+        else:
+            self.action_space = spaces.Discrete(len(self._action_set))
         h, w = self.atari.screen_shape
         if obs_type == "ram":
             self.observation_space = spaces.Box(low=0, high=255, dtype=np.uint8, shape=(128,))
@@ -154,6 +163,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
     def load_game(self) -> None:
         """ALE ``loadROM`` with the current ALE seed, then ``setMode`` / ``setDifficulty``."""
         self.atari.reload(self._ale_seed)
+        if hasattr(self, "_sticky_strength"):
+            self._sticky_strength[0] = _vector.initial_paddle_strength   # a new ALE environment
         if self._game_mode is not None or self._game_difficulty is not None:
             m = self.atari.rom.info["default_mode"] if self._game_mode is None else int(self._game_mode)
             d = 0 if self._game_difficulty is None else int(self._game_difficulty)
@@ -183,6 +194,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         truncated (max_num_frames_per_episode reached), info).
         Raises InvalidArgument for an action that is not an integer in the action space.
         """
+        if self.continuous:
+            return self._step_continuous(action)
         if isinstance(action, torch.Tensor):
             action = action.item() if action.numel() == 1 and not action.is_floating_point() else action
         if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
@@ -192,15 +205,39 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         if not 0 <= int(action) < len(self._action_set):
             raise InvalidArgument(f"action {int(action)} is outside the action space "
                                   f"[0, {len(self._action_set)})")
-        if isinstance(self._frameskip, int):
-            frameskip = self._frameskip
-        else:
-            frameskip = int(self.np_random.integers(*self._frameskip))
+        frameskip = self._frameskip_now()
         self._act[0] = self._action_set[int(action)]
         self.atari.frameskip = frameskip
         reward = float(self.atari.act(self._act)[0])
         lives, term, trunc, ep, fr = self.atari._info()
         return (self._get_obs(), reward, bool(term[0]), bool(trunc[0]),
+                {"lives": int(lives[0]), "episode_frame_number": int(ep[0]), "frame_number": int(fr[0])})
+
+    def _frameskip_now(self) -> int:
+        if isinstance(self._frameskip, int):
+            return self._frameskip
+        return int(self.np_random.integers(*self._frameskip))
+
+    def _step_continuous(self, action):
+        if isinstance(action, torch.Tensor):
+            action = action.detach().cpu().numpy()
+        if not isinstance(action, np.ndarray) or action.dtype != np.float32 or action.shape != (3,):
+            raise InvalidArgument(f"continuous actions must be float32 arrays of shape (3,), got {action!r}")
+        if not np.isfinite(action).all():
+            raise InvalidArgument("continuous actions must be finite")
+        frameskip = self._frameskip_now()
+        thr = self.continuous_action_threshold
+        x, y = action[0] * np.cos(action[1]), action[0] * np.sin(action[1])
+        h = -int(x < -thr) + int(x > thr)
+        v = -int(y < -thr) + int(y > thr)
+        fire = int(action[-1] > thr)
+        self._act[0] = CONTINUOUS_ACTION_TABLE[h + 1, v + 1, fire]
+        self._strength[0] = action[0]
+        _vector.act_with_strength(self.atari._batch, self._act, self._strength, self._sticky_strength,
+                                  self._rewards, frameskip, self.atari.repeat_action_probability,
+                                  self.atari.max_num_frames_per_episode)
+        lives, term, trunc, ep, fr = self.atari._info()
+        return (self._get_obs(), float(self._rewards[0]), bool(term[0]), bool(trunc[0]),
                 {"lives": int(lives[0]), "episode_frame_number": int(ep[0]), "frame_number": int(fr[0])})
 
     def render(self):

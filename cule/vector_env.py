@@ -24,7 +24,7 @@ Where cule differs from ale-py (facts: ale-py 0.12.1 sources named above):
     uninitialised.
   - Asynchronous mode (batch_size < num_envs) hands out results in FIFO order (ale-py:
     whichever envs finish first, a thread-timing-dependent order).
-  - Not implemented (clear errors): ``continuous=True``, images larger than the screen.
+  - Not implemented (clear error): images larger than the screen.
     ``max_num_frames_per_episode`` must be >= 1 or None (no limit); ale-py's 0 would
     truncate every step.  ``thread_affinity_offset`` is accepted and ignored.
 """
@@ -71,6 +71,46 @@ def _check_bool(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise InvalidArgument(f"{name} must be a bool, got {value!r} ({type(value).__name__})")
     return bool(value)
+
+
+# ALE action ids, as ale-py's AtariEnv.map_action_idx(h, v, fire): index [h + 1, v + 1, fire]
+# with h: -1 left, 0, 1 right and v: -1 down, 0, 1 up.
+_DIRECTION_ACTIONS = {  # (h, v) -> (without fire, with fire)
+    (0, 0): (0, 1), (1, 0): (3, 11), (-1, 0): (4, 12), (0, 1): (2, 10), (0, -1): (5, 13),
+    (1, 1): (6, 14), (-1, 1): (7, 15), (1, -1): (8, 16), (-1, -1): (9, 17),
+}
+CONTINUOUS_ACTION_TABLE = np.zeros((3, 3, 2), dtype=np.int64)
+for (_h, _v), (_a, _af) in _DIRECTION_ACTIONS.items():
+    CONTINUOUS_ACTION_TABLE[_h + 1, _v + 1] = (_a, _af)
+
+
+def continuous_to_discrete(actions: np.ndarray, threshold: float):
+    """ale-py's continuous action mapping, in the same float32 arithmetic: rows of
+    (radius, theta, fire) -> (ALE action ids int64, paddle strengths float32 = radius)."""
+    x = actions[:, 0] * np.cos(actions[:, 1])
+    y = actions[:, 0] * np.sin(actions[:, 1])
+    h = -(x < -threshold).astype(np.int32) + (x > threshold).astype(np.int32) + 1
+    v = -(y < -threshold).astype(np.int32) + (y > threshold).astype(np.int32) + 1
+    fire = (actions[:, 2] > threshold).astype(np.int32)
+    return (np.ascontiguousarray(CONTINUOUS_ACTION_TABLE[h, v, fire]),
+            np.ascontiguousarray(actions[:, 0], dtype=np.float32))
+
+
+def as_continuous_array(actions, n: int, device: torch.device) -> np.ndarray:
+    """Validates a batch of continuous actions: float32 ``[n, 3]`` (radius in [0, 1],
+    theta in [-pi, pi], fire in [0, 1]; NumPy or a tensor on ``device``)."""
+    if isinstance(actions, torch.Tensor):
+        if actions.device != device:
+            raise InvalidArgument(f"actions are on {actions.device}, the environment is on {device}")
+        actions = actions.detach().numpy()
+    arr = np.asarray(actions)
+    if arr.dtype != np.float32:
+        raise InvalidArgument(f"continuous actions must be float32, got dtype {arr.dtype}")
+    if arr.shape != (n, 3):
+        raise InvalidArgument(f"continuous actions must have shape ({n}, 3), got {tuple(arr.shape)}")
+    if not np.isfinite(arr).all():
+        raise InvalidArgument("continuous actions must be finite")
+    return np.ascontiguousarray(arr)
 
 
 def as_action_array(actions, n: int, num_actions: int, device: torch.device) -> np.ndarray:
@@ -125,8 +165,10 @@ class AtariVectorEnv(VectorEnv):
         repeat_action_probability: sticky-action probability, per frame, in [0, 1]
             (default 0.0, as ale-py's vector env).
         full_action_space: use all 18 actions instead of the game's minimal set.
-        continuous, continuous_action_threshold: ale-py's continuous actions are not
-            implemented; ``continuous=True`` raises.
+        continuous: actions are float32 rows (radius, theta, fire) as in ale-py: the
+            direction and fire (each past ``continuous_action_threshold``) select one of
+            the 18 ALE actions (the full action space is used) and the radius is the
+            paddle strength.
         autoreset_mode: ``AutoresetMode.NEXT_STEP`` (default) or ``SAME_STEP`` (or their
             string values ``"NextStep"``, ``"SameStep"``).
         img_height, img_width: observation size; at most the screen's (210 x 160 for
@@ -211,9 +253,12 @@ class AtariVectorEnv(VectorEnv):
         if not 0.0 <= p <= 1.0:
             raise InvalidArgument(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
         full_action_space = _check_bool("full_action_space", full_action_space)
-        if _check_bool("continuous", continuous):
-            raise InvalidArgument("continuous=True is not implemented by cule.AtariVectorEnv; "
-                                  "use discrete actions")
+        continuous = _check_bool("continuous", continuous)
+        try:
+            continuous_action_threshold = float(continuous_action_threshold)
+        except (TypeError, ValueError):
+            raise InvalidArgument(f"continuous_action_threshold must be a number, got "
+                                  f"{continuous_action_threshold!r}") from None
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:
@@ -239,7 +284,7 @@ class AtariVectorEnv(VectorEnv):
         num_threads = min(num_envs, cores) if num_threads == 0 else min(num_threads, cores)   # as ale-py
         # ALE frame_skip 1 and no ALE truncation: the preprocessing counts frames itself.
         self.atari = Atari(game, num_envs, device="cpu", frameskip=1, repeat_action_probability=p,
-                           full_action_space=full_action_space, num_threads=num_threads)
+                           full_action_space=full_action_space or continuous, num_threads=num_threads)
         screen_h, screen_w = self.atari.screen_shape
         img_height = _check_int("img_height", img_height, 1)
         img_width = _check_int("img_width", img_width, 1)
@@ -263,7 +308,7 @@ class AtariVectorEnv(VectorEnv):
         self.max_num_frames_per_episode = max_num_frames_per_episode
         self.repeat_action_probability = self.atari.repeat_action_probability
         self.stale_frame_on_early_stop = stale
-        self.continuous = False
+        self.continuous = continuous
         self.continuous_action_threshold = continuous_action_threshold
         self._action_ids = [int(a) for a in self.atari.action_set.tolist()]
 
@@ -278,7 +323,12 @@ class AtariVectorEnv(VectorEnv):
         obs_shape = (stack_num, img_height, img_width) + (() if grayscale else (3,))
         self._obs_shape = obs_shape
         self.single_observation_space = Box(low=0, high=255, shape=obs_shape, dtype=np.uint8)
-        self.single_action_space = Discrete(len(self._action_ids))
+        if continuous:
+            self.single_action_space = Box(low=np.array([0.0, -np.pi, 0.0]).astype(np.float32),
+                                           high=np.array([1.0, np.pi, 1.0]).astype(np.float32),
+                                           dtype=np.float32, shape=(3,))
+        else:
+            self.single_action_space = Discrete(len(self._action_ids))
         self.observation_space = batch_space(self.single_observation_space, self.batch_size)
         self.action_space = batch_space(self.single_action_space, self.batch_size)
         self._all_ids = np.arange(num_envs, dtype=np.int64)
@@ -383,8 +433,9 @@ class AtariVectorEnv(VectorEnv):
         """One agent step of every env (up to ``frameskip`` frames each).
 
         Args:
-            actions: ``[num_envs]`` integers indexing the action set (NumPy array, list,
-                or an integer tensor on the env's device).
+            actions: ``[batch]`` integers indexing the action set (NumPy array, list,
+                or an integer tensor on the env's device); with ``continuous``, float32
+                ``[batch, 3]`` rows (radius, theta, fire).
         Returns:
             (observations, rewards, terminations, truncations, info) as documented on
             the class.  With NEXT_STEP, an env whose episode ended on the previous step
@@ -401,26 +452,32 @@ class AtariVectorEnv(VectorEnv):
         self._check_open()
         if not self._has_reset:
             raise InvalidArgument("step()/send() called before reset()")
-        self._pending_actions = as_action_array(actions, self.batch_size, len(self._action_ids), self.device)
+        if self.continuous:
+            ids, strengths = continuous_to_discrete(as_continuous_array(actions, self.batch_size, self.device),
+                                                    self.continuous_action_threshold)
+            self._pending_actions = (ids, strengths)
+        else:
+            self._pending_actions = (as_action_array(actions, self.batch_size, len(self._action_ids), self.device),
+                                     None)
 
     def recv(self):
         """Steps with the actions given to ``send()``; returns what ``step`` returns."""
         self._check_open()
         if self._pending_actions is None:
             raise InvalidArgument("recv() called without a preceding send()")
-        actions, self._pending_actions = self._pending_actions, None
+        (actions, strengths), self._pending_actions = self._pending_actions, None
         same = self.autoreset_mode == AutoresetMode.SAME_STEP
         if self._async:
             obs, ints, flags = self._store
             ids = self._last_ids
             self._vec.step(ids, actions, obs, ints[0], flags[0], flags[1], ints[1], ints[2], ints[3], ints[4],
-                           self._store_final if same else None)
+                           self._store_final if same else None, strengths)
             self._ready.extend(ids.tolist())
             return self._pop_ready(with_final=same)
         obs, ints, flags = self._buffers()
         final = np.empty_like(obs) if same else None
         self._vec.step(self._all_ids, actions, obs, ints[0], flags[0], flags[1], ints[1], ints[2], ints[3], ints[4],
-                       final)
+                       final, strengths)
         term = flags[0].view(np.bool_)
         trunc = flags[1].view(np.bool_)
         info = self._info(ints)

@@ -118,7 +118,7 @@ def test_render_without_mode_raises():
 
 def test_bad_arguments_and_actions():
     for kw in [dict(obs_type="depth"), dict(frameskip=0), dict(frameskip=(5, 2)), dict(frameskip=2.0),
-               dict(render_mode="human"), dict(mode=3), dict(difficulty=9), dict(continuous=True),
+               dict(render_mode="human"), dict(mode=3), dict(difficulty=9), dict(sound_obs=True),
                dict(max_num_frames_per_episode=-1)]:
         with pytest.raises(gym.error.Error):
             cule.AtariEnv("pong", **kw)
@@ -147,3 +147,22 @@ def test_record_video_example_writes_a_grid(tmp_path):
 
     im = Image.open(out)
     assert im.size == (320, 420) and im.n_frames == 5
+
+
+@pytest.mark.parametrize("env_id,p", [("Pong-v5", 0.25), ("SpaceInvaders-v5", 0.0)])
+def test_continuous_single_env_matches_ale_py(env_id, p):
+    ref = gym.make(f"ALE/{env_id}", continuous=True, repeat_action_probability=p)
+    env = gym.make(f"cule/{env_id}", continuous=True, repeat_action_probability=p)
+    assert env.action_space == ref.action_space
+    oa, _ = ref.reset(seed=5)
+    oc, _ = env.reset(seed=5)
+    assert np.array_equal(oa, oc)
+    rng = np.random.default_rng(1)
+    for t in range(200):
+        act = np.array([rng.random(), rng.uniform(-np.pi, np.pi), rng.random()], np.float32)
+        ra, rc = ref.step(act), env.step(act)
+        assert np.array_equal(ra[0], rc[0]) and ra[1:4] == rc[1:4] and ra[4] == rc[4], t
+        if ra[2] or ra[3]:
+            break
+    with pytest.raises(ValueError):
+        env.step(np.zeros(3, np.float64))

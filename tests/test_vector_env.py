@@ -198,7 +198,7 @@ def test_bad_constructor_arguments():
                dict(img_height=300), dict(frameskip=0), dict(frameskip=(2, 5)), dict(noop_max=-1),
                dict(repeat_action_probability=1.5), dict(max_num_frames_per_episode=0),
                dict(batch_size=3), dict(autoreset_mode="Disabled"), dict(autoreset_mode="bogus"),
-               dict(continuous=True), dict(grayscale="yes")]:
+               dict(continuous_action_threshold="x"), dict(grayscale="yes")]:
         with pytest.raises(ValueError):
             AtariVectorEnv("pong", 2, **kw)
     with pytest.raises(ValueError, match="CPU"):
@@ -310,3 +310,25 @@ def test_async_batches_match_single_threaded_ale_py(mode):
         env.step(np.zeros(5, np.int64))
     with pytest.raises(ValueError, match="asynchronous"):
         env.reset(options={"reset_mask": np.array([True, False, False, False, False])})
+
+
+@pytest.mark.parametrize("game,p", [("pong", 0.0), ("breakout", 0.25), ("space_invaders", 0.25)])
+def test_continuous_actions_match_ale_py(game, p):
+    # (radius, theta, fire) rows; on paddle games (pong, breakout) the radius is the
+    # paddle strength, which sticks with the action.
+    kw = dict(continuous=True, num_threads=1, repeat_action_probability=p)
+    ref = ale_vec.AtariVectorEnv(game, 2, **kw)
+    env = AtariVectorEnv(game, 2, **kw)
+    assert env.single_action_space == ref.single_action_space
+    oa, _ = ref.reset(seed=3)
+    oc, _ = env.reset(seed=3)
+    np.testing.assert_array_equal(_np(oc), oa)
+    rng = np.random.default_rng(0)
+    for t in range(200):
+        act = np.stack([rng.random(2), rng.uniform(-np.pi, np.pi, 2), rng.random(2)], 1).astype(np.float32)
+        ra, rc = ref.step(act), env.step(act)
+        for name, a, c in zip(("obs", "reward", "terminated", "truncated"), ra[:4], rc[:4]):
+            np.testing.assert_array_equal(_np(c), a, err_msg=f"step {t}: {name}")
+    for bad in (np.zeros((2, 3), np.float64), np.zeros((2, 2), np.float32), np.full((2, 3), np.nan, np.float32)):
+        with pytest.raises(ValueError):
+            env.step(bad)
