@@ -1,6 +1,7 @@
 """Build script for cule's native modules.
 
 * ``cule._core``: the emulator core and the CPU backend (a C++17 compiler is enough).
+* ``cule._vector``: the preprocessed vector environment behind ``cule.AtariVectorEnv``.
 * ``cule._cuda``: the CUDA backend, compiled with nvcc when it is found.
   ``CULE_CUDA=auto`` (default) builds it if nvcc is on PATH (or in $CUDA_HOME/bin),
   ``CULE_CUDA=0`` never builds it, ``CULE_CUDA=1`` fails loudly without nvcc.
@@ -49,7 +50,17 @@ ext_modules = [
         cxx_std=17,
         extra_compile_args=extra,
         depends=HEADERS,
-    )
+    ),
+    # The preprocessed vector environment (cule.AtariVectorEnv).  -ffp-contract=off keeps
+    # the INTER_AREA arithmetic bit-exact with OpenCV's (no fused multiply-add).
+    Pybind11Extension(
+        "cule._vector",
+        [os.path.join(CSRC, "vector_bindings.cpp")],
+        include_dirs=[CSRC],
+        cxx_std=17,
+        extra_compile_args=extra + ["-ffp-contract=off"],
+        depends=HEADERS,
+    ),
 ]
 
 def find_cuda_home(nvcc):

@@ -139,6 +139,14 @@ PYBIND11_MODULE(_core, m) {
         d["left_paddle"] = c.left_paddle; d["right_paddle"] = c.right_paddle;
         d["score"] = c.game.score; d["action_a"] = c.action_a;
         return d;
+      })
+      .def("state_views", [](py::object self) {
+        // Writable views (rows: envs) of the Console structs and the frame buffers.
+        CpuBatch& b = self.cast<CpuBatch&>();
+        const size_t n = (size_t)b.num_envs(), cs = sizeof(Console), fs = 2 * (size_t)kFrameBufferBytes;
+        py::array consoles(py::dtype::of<uint8_t>(), {n, cs}, {cs, (size_t)1}, b.console_bytes(), self);
+        py::array fbs(py::dtype::of<uint8_t>(), {n, fs}, {fs, (size_t)1}, b.frame_buffer_bytes(), self);
+        return py::make_tuple(consoles, fbs);
       });
 
   m.def("cpu_run_flat", [](py::array& mem, uint16_t pc, uint64_t max_instructions, bool stop_on_self_jump,

@@ -150,6 +150,11 @@ class CpuBatch {
 
   const Console& console(int i) const { return consoles_[i]; }
 
+  // Raw views of the per-console state for save/restore: num_envs Console structs, and
+  // num_envs pairs of frame buffers (2 * kFrameBufferBytes each).
+  uint8_t* console_bytes() { return reinterpret_cast<uint8_t*>(consoles_.data()); }
+  uint8_t* frame_buffer_bytes() { return fbs_.data(); }
+
  private:
   GameConfig cfg_;
   std::vector<uint8_t> rom_;

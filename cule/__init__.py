@@ -6,6 +6,11 @@ in a batch on CPU threads (and, in CUDA builds, on the GPU).
 from . import _core
 from .atari import Atari
 from .roms import list_games, load_rom
+from .vector_env import AtariVectorEnv
+from .gym_env import AtariEnv
+from .registration import register_v5_envs as _register_v5_envs
+
+_register_v5_envs()   # cule/<Game>-v5 for gym.make / gym.make_vec
 
 __version__ = "0.1.0"
 
@@ -21,4 +26,4 @@ def build_info() -> dict:
     }
 
 
-__all__ = ["Atari", "build_info", "list_games", "load_rom", "__version__"]
+__all__ = ["Atari", "AtariEnv", "AtariVectorEnv", "build_info", "list_games", "load_rom", "__version__"]

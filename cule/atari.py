@@ -189,6 +189,114 @@ class Atari:
         if ids.size:
             self._batch.reset(np.ascontiguousarray(ids, dtype=np.int64), *self._params())
 
+    def reload(self, seeds, env_ids=None) -> None:
+        """Power the consoles on again with new ALE seeds (ALE ``setInt("random_seed", s)``
+        followed by ``loadROM``): fresh RAM and RNGs, the ROM's default mode and difficulty
+        0, then ``reset_game``; a mode or difficulty given to the constructor is applied
+        again afterwards, as the constructor does.  Frame counters restart at 0.
+
+        Args:
+            seeds: an int ``s`` (the i-th reloaded env gets ``s + i``) or one int per
+                reloaded env, each in [0, 2**32 - 1] (ALE casts its int32 ``random_seed``
+                to uint32, so Gymnasium's wrapped negative seeds map to this range).
+            env_ids: indices of the envs to reload (default: all).  Reloading a subset
+                costs a power-on of every console (the others are restored afterwards).
+        Raises:
+            ValueError: bad seeds or env ids.
+        """
+        ids = (np.arange(self.num_envs, dtype=np.int64) if env_ids is None
+               else np.unique(_as_index_array(env_ids, "env_ids", self.num_envs)))
+        k = int(ids.size)
+        if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
+            s = np.arange(int(seeds), int(seeds) + k, dtype=np.int64)
+        else:
+            s = np.asarray(seeds.detach().cpu().numpy() if isinstance(seeds, torch.Tensor) else seeds)
+            if s.shape != (k,) or not np.issubdtype(s.dtype, np.integer):
+                raise ValueError(f"seeds must be an int or {k} integers, got shape {s.shape} dtype {s.dtype}")
+            s = s.astype(np.int64)
+        if k == 0:
+            return
+        if s.min() < 0 or s.max() > 2**32 - 1:
+            raise ValueError("seeds must be in [0, 2**32 - 1]")
+        all_seeds = np.zeros(self.num_envs, dtype=np.uint32)
+        all_seeds[ids] = s.astype(np.uint32)
+        keep = None
+        if k < self.num_envs:
+            others = np.setdiff1d(np.arange(self.num_envs), ids)
+            keep = (others, self.clone_state(others))
+        n = self.num_envs
+        self._batch.load(all_seeds, np.full(n, self.rom.info["default_mode"], np.uint8), np.zeros(n, np.uint8),
+                         *self._params())
+        self.seeds = self.seeds.copy()
+        self.seeds[ids] = s
+        if self.mode != self.rom.info["default_mode"] or self.difficulty != 0:
+            self._batch.set_mode(self.mode, self.difficulty)
+            self.reset(ids)
+        if keep is not None:
+            self.restore_state(keep[1], keep[0])
+
+    # ---- save / restore ----
+
+    def clone_state(self, env_ids=None) -> dict:
+        """Snapshot of the given consoles (default: all): everything that determines their
+        future, bit for bit (CPU, RIOT, TIA, cartridge, frame buffers, ALE episode state,
+        both RNGs, mode and difficulty).
+
+        Returns a dict of plain values and CPU tensors, savable with ``torch.save`` (and
+        loadable with ``torch.load``, ``weights_only=True`` included):
+        ``format``, ``game``, ``md5``, ``console_state_bytes``, ``frame_buffer_bytes``,
+        ``env_ids`` (int64 [k]), ``consoles`` (uint8 [k, console_state_bytes]),
+        ``frame_buffers`` (uint8 [k, frame_buffer_bytes]).  The bytes are this build's
+        struct layout: restore them with the same cule version.
+        Raises ValueError for bad env ids.
+        """
+        ids = (np.arange(self.num_envs, dtype=np.int64) if env_ids is None
+               else _as_index_array(env_ids, "env_ids", self.num_envs))
+        consoles, fbs = self._batch.state_views()
+        return {
+            "format": "cule.Atari/1",
+            "game": self.game,
+            "md5": self.rom.info["md5"],
+            "console_state_bytes": int(consoles.shape[1]),
+            "frame_buffer_bytes": int(fbs.shape[1]),
+            "env_ids": torch.from_numpy(ids.copy()),
+            "consoles": torch.from_numpy(consoles[ids].copy()),
+            "frame_buffers": torch.from_numpy(fbs[ids].copy()),
+        }
+
+    def restore_state(self, state: dict, env_ids=None) -> None:
+        """Put consoles back in a state from ``clone_state`` (possibly of another ``Atari``
+        of the same game, or loaded from disk).
+
+        Args:
+            state: the dict ``clone_state`` returned.
+            env_ids: the envs to overwrite, one per snapshot row (default: the env ids
+                the snapshot was taken from).
+        Raises:
+            ValueError: a state of another game, format or build, or env ids that do not
+                match the snapshot's rows.
+        """
+        if not isinstance(state, dict) or state.get("format") != "cule.Atari/1":
+            raise ValueError("state must be a dict returned by cule.Atari.clone_state")
+        if state["game"] != self.game or state["md5"] != self.rom.info["md5"]:
+            raise ValueError(f"state is of {state['game']!r}, this Atari runs {self.game!r}")
+        consoles, fbs = self._batch.state_views()
+        if state["console_state_bytes"] != consoles.shape[1] or state["frame_buffer_bytes"] != fbs.shape[1]:
+            raise ValueError("state was saved by a cule build with another console layout")
+        c = state["consoles"]
+        f = state["frame_buffers"]
+        c = c.numpy() if isinstance(c, torch.Tensor) else np.asarray(c)
+        f = f.numpy() if isinstance(f, torch.Tensor) else np.asarray(f)
+        if c.dtype != np.uint8 or f.dtype != np.uint8 or c.ndim != 2 or f.ndim != 2 or len(c) != len(f):
+            raise ValueError("state arrays are malformed")
+        ids = _as_index_array(state["env_ids"] if env_ids is None else env_ids, "env_ids", self.num_envs)
+        if len(ids) != len(c):
+            raise ValueError(f"state holds {len(c)} consoles but {len(ids)} env ids were given")
+        if len(np.unique(ids)) != len(ids):
+            raise ValueError("env_ids has duplicates")
+        consoles[ids] = c
+        fbs[ids] = f
+
     # ---- observations ----
 
     @property

@@ -1,0 +1,272 @@
+"""``cule.AtariEnv``: a single Gymnasium environment with ale-py 0.12.1 ``AtariEnv`` semantics.
+
+Same constructor arguments, defaults, spaces, seeding and step results as
+``ale_py.env.AtariEnv`` (src/ale/python/env.py at v0.12.1), on one cule console:
+for the same ``reset(seed=...)`` and actions it returns the same observations, rewards,
+flags and info step for step.  Observations are NumPy arrays, as Gymnasium expects.
+
+Registered as ``cule/<Game>-v5`` (see ``cule.registration``); ``gym.make`` gives this class.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional, Union
+
+import gymnasium
+import numpy as np
+import torch
+from gymnasium import error, spaces, utils
+from gymnasium.utils import seeding
+
+from . import _vector
+from .atari import Atari
+from .vector_env import CONTINUOUS_ACTION_TABLE, InvalidArgument, _is_int
+
+ACTION_NAMES = ["NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
+                "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE", "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE",
+                "DOWNLEFTFIRE"]
+
+
+class AtariEnv(gymnasium.Env, utils.EzPickle):
+    """One Atari 2600 game as a Gymnasium environment, ale-py's ``AtariEnv`` semantics.
+
+    Args (ale-py's, same defaults):
+        game: ALE game id in snake_case (``"pong"``) or a ROM path.
+        mode, difficulty: game mode / difficulty (None: the ROM's default mode and
+            difficulty 0), applied as ALE ``setMode`` / ``setDifficulty`` after every ROM
+            load; they take effect at the next reset.
+        obs_type: ``"rgb"`` (uint8 [210, 160, 3]), ``"grayscale"`` (uint8 [210, 160]) or
+            ``"ram"`` (uint8 [128]); heights are the game's screen height.
+        frameskip: frames per step: an int >= 1, or ``(low, high)`` to draw it
+            uniformly from ``[low, high)`` each step with the env's ``np_random``.
+        repeat_action_probability: sticky actions, per frame (default 0.25).
+        full_action_space: the 18 ALE actions instead of the game's minimal set.
+        continuous: actions are float32 (radius, theta, fire) as in ale-py: direction and
+            fire past ``continuous_action_threshold`` pick one of the 18 ALE actions
+            (the full action space is used), the radius is the paddle strength.
+        max_num_frames_per_episode: truncate after this many frames (None: never).
+        render_mode: None or ``"rgb_array"`` (``render()`` returns the RGB screen).
+            ``"human"`` is not supported.
+        sound_obs: not supported (must be False).
+
+    ``step`` returns (obs, reward: float, terminated, truncated, info) with info
+    ``lives``, ``episode_frame_number``, ``frame_number`` (frames, not steps);
+    ``reset(seed=s)`` also reports ``info["seeds"]`` = (NumPy seed, ALE seed) drawn from
+    ``np.random.SeedSequence(s)`` and reloads the ROM with that ALE seed, as ale-py does.
+
+    Raises:
+        gymnasium.error.Error (InvalidArgument, also a ValueError) for bad arguments.
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
+
+    def __init__(
+        self,
+        game: str,
+        mode: Optional[int] = None,
+        difficulty: Optional[int] = None,
+        obs_type: str = "rgb",
+        frameskip: Union[tuple, int] = 4,
+        repeat_action_probability: float = 0.25,
+        full_action_space: bool = False,
+        continuous: bool = False,
+        continuous_action_threshold: float = 0.5,
+        max_num_frames_per_episode: Optional[int] = None,
+        render_mode: Optional[str] = None,
+        sound_obs: bool = False,
+    ):
+        if obs_type not in {"rgb", "grayscale", "ram"}:
+            raise InvalidArgument(f"Invalid observation type: {obs_type}. Expecting: rgb, grayscale, ram.")
+        if type(frameskip) not in (int, tuple):
+            raise InvalidArgument(f"Invalid frameskip type: {type(frameskip)}.")
+        if isinstance(frameskip, int) and frameskip <= 0:
+            raise InvalidArgument(f"Invalid frameskip of {frameskip}, frameskip must be positive.")
+        if isinstance(frameskip, tuple):
+            if len(frameskip) != 2 or not all(_is_int(f) for f in frameskip):
+                raise InvalidArgument(f"Invalid stochastic frameskip {frameskip}, expected (low, high) integers.")
+            if frameskip[0] >= frameskip[1]:
+                raise InvalidArgument("Invalid stochastic frameskip, lower bound must be strictly less than upper "
+                                      "bound.")
+            if frameskip[0] <= 0:
+                raise InvalidArgument("Invalid stochastic frameskip, lower bound must be positive.")
+        if render_mode is not None and render_mode not in {"rgb_array"}:
+            raise InvalidArgument(f"Render mode {render_mode} not supported (rgb_array).")
+        if sound_obs:
+            raise InvalidArgument("sound_obs=True is not supported by cule")
+        if max_num_frames_per_episode is not None and (not _is_int(max_num_frames_per_episode)
+                                                       or max_num_frames_per_episode < 0):
+            raise InvalidArgument(f"max_num_frames_per_episode must be None or an integer >= 0, "
+                                  f"got {max_num_frames_per_episode!r}")
+
+        utils.EzPickle.__init__(self, game=game, mode=mode, difficulty=difficulty, obs_type=obs_type,
+                                frameskip=frameskip, repeat_action_probability=repeat_action_probability,
+                                full_action_space=full_action_space or continuous, continuous=continuous,
+                                continuous_action_threshold=continuous_action_threshold,
+                                max_num_frames_per_episode=max_num_frames_per_episode, render_mode=render_mode,
+                                sound_obs=sound_obs)
+        try:
+            self.atari = Atari(game, 1, frameskip=1, repeat_action_probability=repeat_action_probability,
+                               full_action_space=full_action_space or continuous,
+                               max_num_frames_per_episode=int(max_num_frames_per_episode or 0), seed=0,
+                               num_threads=1)
+        except ValueError as e:
+            raise InvalidArgument(str(e)) from None
+        info = self.atari.rom.info
+        if mode is not None and (not _is_int(mode) or mode not in info["modes"]):
+            raise InvalidArgument(f"Invalid game mode {mode!r} for {self.atari.game}; available: {info['modes']}")
+        if difficulty is not None and (not _is_int(difficulty) or difficulty not in info["difficulties"]):
+            raise InvalidArgument(f"Invalid difficulty {difficulty!r} for {self.atari.game}; "
+                                  f"available: {info['difficulties']}")
+        self._game = self.atari.game
+        self._game_mode = mode
+        self._game_difficulty = difficulty
+        self._frameskip = frameskip
+        self._obs_type = obs_type
+        self.render_mode = render_mode
+        self.sound_obs = False
+        self.continuous = bool(continuous)
+        self.continuous_action_threshold = continuous_action_threshold
+        # ALE's sticky paddle strength (continuous actions only).
+        self._sticky_strength = np.full(1, _vector.initial_paddle_strength, np.float32)
+        self._strength = np.zeros(1, np.float32)
+        self._rewards = np.zeros(1, np.int32)
+        self._action_set = [int(a) for a in self.atari.action_set.tolist()]
+        self._act = np.zeros(1, np.uint8)
+
+        self.seed_game()
+        self.load_game()
+
+        if self.continuous:
+            self.action_space = spaces.Box(low=np.array([0.0, -np.pi, 0.0]).astype(np.float32),
+                                           high=np.array([1.0, np.pi, 1.0]).astype(np.float32),
+                                           dtype=np.float32, shape=(3,))
+        else:
+            self.action_space = spaces.Discrete(len(self._action_set))
+        h, w = self.atari.screen_shape
+        if obs_type == "ram":
+            self.observation_space = spaces.Box(low=0, high=255, dtype=np.uint8, shape=(128,))
+        else:
+            shape = (h, w, 3) if obs_type == "rgb" else (h, w)
+            self.observation_space = spaces.Box(low=0, high=255, dtype=np.uint8, shape=shape)
+
+    # ---- seeding and loading, as ale-py ----
+
+    def seed_game(self, seed: Optional[int] = None) -> tuple:
+        """Seeds the NumPy RNG (stochastic frameskip) and the ALE seed of the next load,
+        from ``np.random.SeedSequence(seed).generate_state(2)``; returns both seeds."""
+        ss = np.random.SeedSequence(seed)
+        np_seed, ale_seed = ss.generate_state(n_words=2)
+        self._np_random, _ = seeding.np_random(int(np_seed))
+        # ALE takes random_seed as an int32 and casts it to uint32: the same bits.
+        self._ale_seed = int(ale_seed)
+        return np_seed, ale_seed
+
+    def load_game(self) -> None:
+        """ALE ``loadROM`` with the current ALE seed, then ``setMode`` / ``setDifficulty``."""
+        self.atari.reload(self._ale_seed)
+        if hasattr(self, "_sticky_strength"):
+            self._sticky_strength[0] = _vector.initial_paddle_strength   # a new ALE environment
+        if self._game_mode is not None or self._game_difficulty is not None:
+            m = self.atari.rom.info["default_mode"] if self._game_mode is None else int(self._game_mode)
+            d = 0 if self._game_difficulty is None else int(self._game_difficulty)
+            self.atari._batch.set_mode(m, d)   # takes effect at the next reset_game
+
+    # ---- gymnasium API ----
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None):
+        """Starts an episode (ALE ``reset_game``); with ``seed``, first reseeds and reloads
+        the ROM exactly as ale-py does.  Returns (obs, info)."""
+        super().reset(seed=seed, options=options)
+        seeded_with = None
+        if seed is not None:
+            seeded_with = self.seed_game(seed)
+            self.load_game()
+        self.atari.reset()
+        obs = self._get_obs()
+        info = self._get_info()
+        if seeded_with is not None:
+            info["seeds"] = seeded_with
+        return obs, info
+
+    def step(self, action):
+        """Repeats ``action`` (an index into the action set) for ``frameskip`` frames.
+
+        Returns (obs, reward summed over the frames as a float, terminated (game over),
+        truncated (max_num_frames_per_episode reached), info).
+        Raises InvalidArgument for an action that is not an integer in the action space.
+        """
+        if self.continuous:
+            return self._step_continuous(action)
+        if isinstance(action, torch.Tensor):
+            action = action.item() if action.numel() == 1 and not action.is_floating_point() else action
+        if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+            action = int(action)
+        if not _is_int(action):
+            raise InvalidArgument(f"action must be an integer index into the action space, got {action!r}")
+        if not 0 <= int(action) < len(self._action_set):
+            raise InvalidArgument(f"action {int(action)} is outside the action space "
+                                  f"[0, {len(self._action_set)})")
+        frameskip = self._frameskip_now()
+        self._act[0] = self._action_set[int(action)]
+        self.atari.frameskip = frameskip
+        reward = float(self.atari.act(self._act)[0])
+        lives, term, trunc, ep, fr = self.atari._info()
+        return (self._get_obs(), reward, bool(term[0]), bool(trunc[0]),
+                {"lives": int(lives[0]), "episode_frame_number": int(ep[0]), "frame_number": int(fr[0])})
+
+    def _frameskip_now(self) -> int:
+        if isinstance(self._frameskip, int):
+            return self._frameskip
+        return int(self.np_random.integers(*self._frameskip))
+
+    def _step_continuous(self, action):
+        if isinstance(action, torch.Tensor):
+            action = action.detach().cpu().numpy()
+        if not isinstance(action, np.ndarray) or action.dtype != np.float32 or action.shape != (3,):
+            raise InvalidArgument(f"continuous actions must be float32 arrays of shape (3,), got {action!r}")
+        if not np.isfinite(action).all():
+            raise InvalidArgument("continuous actions must be finite")
+        frameskip = self._frameskip_now()
+        thr = self.continuous_action_threshold
+        x, y = action[0] * np.cos(action[1]), action[0] * np.sin(action[1])
+        h = -int(x < -thr) + int(x > thr)
+        v = -int(y < -thr) + int(y > thr)
+        fire = int(action[-1] > thr)
+        self._act[0] = CONTINUOUS_ACTION_TABLE[h + 1, v + 1, fire]
+        self._strength[0] = action[0]
+        _vector.act_with_strength(self.atari._batch, self._act, self._strength, self._sticky_strength,
+                                  self._rewards, frameskip, self.atari.repeat_action_probability,
+                                  self.atari.max_num_frames_per_episode)
+        lives, term, trunc, ep, fr = self.atari._info()
+        return (self._get_obs(), float(self._rewards[0]), bool(term[0]), bool(trunc[0]),
+                {"lives": int(lives[0]), "episode_frame_number": int(ep[0]), "frame_number": int(fr[0])})
+
+    def render(self):
+        """The RGB screen (uint8 [H, W, 3]) with ``render_mode="rgb_array"``."""
+        if self.render_mode == "rgb_array":
+            return self.atari.screen_rgb()[0].numpy()
+        raise error.Error(f"Invalid render mode `{self.render_mode}`. Supported modes: `rgb_array`.")
+
+    def _get_obs(self) -> np.ndarray:
+        if self._obs_type == "ram":
+            return self.atari.ram[0].numpy()
+        if self._obs_type == "rgb":
+            return self.atari.screen_rgb()[0].numpy()
+        return self.atari.screen_grayscale()[0].numpy()
+
+    def _get_info(self) -> dict:
+        lives, _, _, ep, fr = self.atari._info()
+        return {"lives": int(lives[0]), "episode_frame_number": int(ep[0]), "frame_number": int(fr[0])}
+
+    # ---- extras ----
+
+    def get_action_meanings(self) -> list:
+        """The names of the actions of the action space, in order (ale-py's)."""
+        return [ACTION_NAMES[a] for a in self._action_set]
+
+    def clone_state(self, include_rng: bool = True) -> dict:
+        """The console's complete state (RNGs always included), see ``cule.Atari.clone_state``."""
+        return self.atari.clone_state()
+
+    def restore_state(self, state: dict) -> None:
+        """Restores a ``clone_state`` snapshot."""
+        self.atari.restore_state(state)

@@ -1,0 +1,552 @@
+"""``cule.AtariVectorEnv``: a drop-in for ``ale_py.vector_env.AtariVectorEnv`` (ale-py 0.12.1).
+
+Every sub-environment runs ale-py's ``PreprocessedEnv`` semantics (src/ale/vector/
+preprocessed_env.cpp and env_vectorizer.cpp at v0.12.1): noop / fire resets, frameskip
+with early stop, max-pooling of the last two frames, grayscale or RGB, OpenCV
+INTER_AREA resizing, frame stacking, reward clipping, episodic life and the NEXT_STEP /
+SAME_STEP autoreset modes.  The whole step of all environments is one C++ call
+(``cule._vector``) over the consoles of a ``cule.Atari``; for the same seeds and actions
+the observations, rewards, terminations, truncations and info equal ale-py's bit for bit.
+
+Units: ``frameskip`` and ``max_num_frames_per_episode`` count emulated frames; one
+``step`` is one agent step (up to ``frameskip`` frames).
+
+Where cule differs from ale-py (facts: ale-py 0.12.1 sources named above):
+  - Results are torch tensors on ``device`` (ale-py: NumPy); dtypes are ale-py's
+    (uint8 observations, int32 rewards and info, bool flags).
+  - ale-py's behaviour is reproduced even where it departs from the intended
+    semantics: on a step that stops early (game over, truncation, episodic life loss)
+    ale-py skips the screen capture, so the newest stacked frame repeats older
+    screens.  ``stale_frame_on_early_stop=False`` returns the real last frames instead.
+    (frameskip 1 never max-pools with an old frame, in ale-py and here.)
+  - SAME_STEP ``final_obs`` rows of envs that were not reset are zero (the observation
+    itself for a life loss reported by ``life_loss_info``); ale-py leaves them
+    uninitialised.
+  - Asynchronous mode (batch_size < num_envs) hands out results in FIFO order (ale-py:
+    whichever envs finish first, a thread-timing-dependent order).
+  - Not implemented (clear error): images larger than the screen.
+    ``max_num_frames_per_episode`` must be >= 1 or None (no limit); ale-py's 0 would
+    truncate every step.  ``thread_affinity_offset`` is accepted and ignored.
+"""
+from __future__ import annotations
+
+import collections
+import os
+from typing import Any, Optional, Union
+
+import gymnasium
+import numpy as np
+import torch
+from gymnasium import error
+from gymnasium.spaces import Box, Discrete
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from . import _vector
+from .atari import Atari
+
+_MAX_SEED = 2**31 - 1
+
+
+class InvalidArgument(error.Error, ValueError):
+    """A constructor, reset or step argument cule rejects (also a ``ValueError`` and a
+    ``gymnasium.error.Error``, the class ale-py raises for a bad frameskip)."""
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _check_int(name: str, value, low: int, high: Optional[int] = None) -> int:
+    if not _is_int(value):
+        raise InvalidArgument(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+    v = int(value)
+    if v < low or (high is not None and v > high):
+        rng = f">= {low}" if high is None else f"in [{low}, {high}]"
+        raise InvalidArgument(f"{name} must be {rng}, got {v}")
+    return v
+
+
+def _check_bool(name: str, value) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidArgument(f"{name} must be a bool, got {value!r} ({type(value).__name__})")
+    return bool(value)
+
+
+# ALE action ids, as ale-py's AtariEnv.map_action_idx(h, v, fire): index [h + 1, v + 1, fire]
+# with h: -1 left, 0, 1 right and v: -1 down, 0, 1 up.
+_DIRECTION_ACTIONS = {  # (h, v) -> (without fire, with fire)
+    (0, 0): (0, 1), (1, 0): (3, 11), (-1, 0): (4, 12), (0, 1): (2, 10), (0, -1): (5, 13),
+    (1, 1): (6, 14), (-1, 1): (7, 15), (1, -1): (8, 16), (-1, -1): (9, 17),
+}
+CONTINUOUS_ACTION_TABLE = np.zeros((3, 3, 2), dtype=np.int64)
+for (_h, _v), (_a, _af) in _DIRECTION_ACTIONS.items():
+    CONTINUOUS_ACTION_TABLE[_h + 1, _v + 1] = (_a, _af)
+
+
+def continuous_to_discrete(actions: np.ndarray, threshold: float):
+    """ale-py's continuous action mapping, in the same float32 arithmetic: rows of
+    (radius, theta, fire) -> (ALE action ids int64, paddle strengths float32 = radius)."""
+    x = actions[:, 0] * np.cos(actions[:, 1])
+    y = actions[:, 0] * np.sin(actions[:, 1])
+    h = -(x < -threshold).astype(np.int32) + (x > threshold).astype(np.int32) + 1
+    v = -(y < -threshold).astype(np.int32) + (y > threshold).astype(np.int32) + 1
+    fire = (actions[:, 2] > threshold).astype(np.int32)
+    return (np.ascontiguousarray(CONTINUOUS_ACTION_TABLE[h, v, fire]),
+            np.ascontiguousarray(actions[:, 0], dtype=np.float32))
+
+
+def as_continuous_array(actions, n: int, device: torch.device) -> np.ndarray:
+    """Validates a batch of continuous actions: float32 ``[n, 3]`` (radius in [0, 1],
+    theta in [-pi, pi], fire in [0, 1]; NumPy or a tensor on ``device``)."""
+    if isinstance(actions, torch.Tensor):
+        if actions.device != device:
+            raise InvalidArgument(f"actions are on {actions.device}, the environment is on {device}")
+        actions = actions.detach().numpy()
+    arr = np.asarray(actions)
+    if arr.dtype != np.float32:
+        raise InvalidArgument(f"continuous actions must be float32, got dtype {arr.dtype}")
+    if arr.shape != (n, 3):
+        raise InvalidArgument(f"continuous actions must have shape ({n}, 3), got {tuple(arr.shape)}")
+    if not np.isfinite(arr).all():
+        raise InvalidArgument("continuous actions must be finite")
+    return np.ascontiguousarray(arr)
+
+
+def as_action_array(actions, n: int, num_actions: int, device: torch.device) -> np.ndarray:
+    """Validates a batch of action indices; returns them as a C-contiguous int64 array.
+
+    Accepts a NumPy array, a torch tensor (on ``device``) or a sequence of ints, of shape
+    ``(n,)`` and an integer dtype, each in ``[0, num_actions)``.  Raises ``InvalidArgument``
+    (a ValueError) otherwise.
+    """
+    if isinstance(actions, torch.Tensor):
+        if actions.device != device:
+            raise InvalidArgument(f"actions are on {actions.device}, the environment is on {device}")
+        if actions.dtype == torch.bool or actions.is_floating_point() or actions.is_complex():
+            raise InvalidArgument(f"actions must be integers, got a {actions.dtype} tensor")
+        arr = actions.detach().numpy()
+    else:
+        try:
+            arr = np.asarray(actions)
+        except Exception as e:  # noqa: BLE001 - report what was passed
+            raise InvalidArgument(f"actions must be an array of integers: {e}") from None
+        if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+            raise InvalidArgument(f"actions must be integers, got dtype {arr.dtype}")
+    if arr.shape != (n,):
+        raise InvalidArgument(f"actions must have shape ({n},), got {tuple(arr.shape)}")
+    arr = np.ascontiguousarray(arr, dtype=np.int64)
+    if n and (arr.min() < 0 or arr.max() >= num_actions):
+        bad = int(arr[(arr < 0) | (arr >= num_actions)][0])
+        raise InvalidArgument(f"action {bad} is outside the action space [0, {num_actions})")
+    return arr
+
+
+class AtariVectorEnv(VectorEnv):
+    """``num_envs`` preprocessed Atari environments stepped in one batch, ale-py's
+    ``AtariVectorEnv`` API and results, with torch tensors on ``device``.
+
+    Args (ale-py's, same defaults; frames are emulated frames, steps agent steps):
+        game: ALE game id (``"pong"``, ``"Pong"``) or ROM path; see ``cule.list_games()``.
+        num_envs: number of sub-environments, >= 1.
+        device: where observations, rewards and flags live.  Only ``"cpu"`` exists in
+            this build; another device raises ``InvalidArgument``.
+        batch_size: 0 (= num_envs) or fewer envs for ale-py's asynchronous mode: each
+            ``step`` / ``recv`` returns the results of ``batch_size`` envs (their ids in
+            ``info["env_id"]``) and the actions of the next ``step`` / ``send`` go to those
+            envs.  cule steps synchronously and hands results out first-in first-out,
+            one deterministic order of ale-py's "first to complete".
+        num_threads: CPU threads stepping the environments (0: min(num_envs, cores);
+            capped at the number of cores, as ale-py).
+        thread_affinity_offset: accepted for compatibility; threads are not pinned.
+        max_num_frames_per_episode: truncate an episode after this many frames counted
+            by the preprocessing (ale-py's ``max_episode_steps``; default 108000).
+            ``None``: no limit.  Must be >= 1 (ale-py's 0 would truncate every step).
+        repeat_action_probability: sticky-action probability, per frame, in [0, 1]
+            (default 0.0, as ale-py's vector env).
+        full_action_space: use all 18 actions instead of the game's minimal set.
+        continuous: actions are float32 rows (radius, theta, fire) as in ale-py: the
+            direction and fire (each past ``continuous_action_threshold``) select one of
+            the 18 ALE actions (the full action space is used) and the radius is the
+            paddle strength.
+        autoreset_mode: ``AutoresetMode.NEXT_STEP`` (default) or ``SAME_STEP`` (or their
+            string values ``"NextStep"``, ``"SameStep"``).
+        img_height, img_width: observation size; at most the screen's (210 x 160 for
+            most games), downscaled with OpenCV's INTER_AREA bit for bit.
+        grayscale: grayscale observations (else RGB, a trailing axis of 3).
+        stack_num: frames stacked per observation, >= 1.
+        frameskip: frames per step, an int >= 1.
+        maxpool: max-pool the last two frames of a step.
+        noop_max: a reset runs U{0..noop_max-1} NOOP frames (minus one if FIRE was
+            pressed); 0 means none.
+        episodic_life: end the episode (terminated) on a life loss.
+        life_loss_info: report a life loss as terminated without ending the episode.
+        reward_clipping: clip each step's summed reward to [-1, 1].
+        use_fire_reset: press FIRE once at reset if the action set has FIRE.
+        stale_frame_on_early_stop: cule only.  True (default) reproduces ale-py: when
+            a step stops early (game over, truncation, episodic life loss) the screens
+            are not captured, so the new stacked frame repeats older screens.  False
+            gives the intended semantics: the last emulated frame, max-pooled with the
+            one before it when both belong to this step.
+
+    Every result has one row per env of the batch (``batch_size`` rows, all ``num_envs``
+    envs in env order unless asynchronous).
+    Observations: uint8 tensor ``[batch, stack_num, img_height, img_width]`` (RGB:
+    ``[..., 3]``), oldest frame first.  Rewards: int32 tensor ``[batch]`` (ale-py's
+    dtype).  terminated / truncated: bool tensors; an env is never both.  Info (int32
+    tensors ``[batch]``): ``env_id``, ``lives``, ``frame_number`` (frames since the ROM
+    was loaded), ``episode_frame_number``; with SAME_STEP, ``final_obs`` (the observation
+    an episode ended on, rows of envs that are not done are zero) when any env is done.
+
+    Raises:
+        InvalidArgument (ValueError, gymnasium.error.Error) for bad arguments,
+        TypeError for unknown keyword arguments.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        *,
+        device: Union[str, torch.device] = "cpu",
+        batch_size: int = 0,
+        num_threads: int = 0,
+        thread_affinity_offset: int = -1,
+        max_num_frames_per_episode: Optional[int] = 108000,
+        repeat_action_probability: float = 0.0,
+        full_action_space: bool = False,
+        continuous: bool = False,
+        continuous_action_threshold: float = 0.5,
+        autoreset_mode: Union[AutoresetMode, str] = AutoresetMode.NEXT_STEP,
+        img_height: int = 84,
+        img_width: int = 84,
+        grayscale: bool = True,
+        stack_num: int = 4,
+        frameskip: int = 4,
+        maxpool: bool = True,
+        noop_max: int = 30,
+        episodic_life: bool = False,
+        life_loss_info: bool = False,
+        reward_clipping: bool = True,
+        use_fire_reset: bool = True,
+        stale_frame_on_early_stop: bool = True,
+    ):
+        num_envs = _check_int("num_envs", num_envs, 1)
+        try:
+            self.device = torch.device(device)
+        except (RuntimeError, TypeError) as e:
+            raise InvalidArgument(f"invalid device {device!r}: {e}") from None
+        if self.device.type != "cpu":
+            raise InvalidArgument(f"device {str(self.device)!r} is not available: this build of cule has only "
+                                  f"the CPU backend (cule.build_info()['cuda'] is False); use device='cpu'")
+        batch_size = _check_int("batch_size", batch_size, 0, num_envs)
+        num_threads = _check_int("num_threads", num_threads, 0)
+        _check_int("thread_affinity_offset", thread_affinity_offset, -1)
+        if max_num_frames_per_episode is not None:
+            max_num_frames_per_episode = _check_int("max_num_frames_per_episode", max_num_frames_per_episode, 1,
+                                                    2**31 - 1)
+        try:
+            p = float(repeat_action_probability)
+        except (TypeError, ValueError):
+            raise InvalidArgument(f"repeat_action_probability must be a number, got {repeat_action_probability!r}") \
+                from None
+        if not 0.0 <= p <= 1.0:
+            raise InvalidArgument(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
+        full_action_space = _check_bool("full_action_space", full_action_space)
+        continuous = _check_bool("continuous", continuous)
+        try:
+            continuous_action_threshold = float(continuous_action_threshold)
+        except (TypeError, ValueError):
+            raise InvalidArgument(f"continuous_action_threshold must be a number, got "
+                                  f"{continuous_action_threshold!r}") from None
+        try:
+            mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            raise InvalidArgument(f"invalid autoreset_mode {autoreset_mode!r}; use AutoresetMode.NEXT_STEP or "
+                                  f"AutoresetMode.SAME_STEP") from None
+        if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+            raise InvalidArgument(f"autoreset_mode {mode} is not supported (ale-py supports NEXT_STEP and "
+                                  f"SAME_STEP)")
+        if type(frameskip) is not int and not isinstance(frameskip, np.integer):
+            raise InvalidArgument(f"Invalid frameskip type: {type(frameskip)}.")
+        frameskip = _check_int("frameskip", frameskip, 1)
+        stack_num = _check_int("stack_num", stack_num, 1, 4096)
+        grayscale = _check_bool("grayscale", grayscale)
+        maxpool = _check_bool("maxpool", maxpool)
+        noop_max = _check_int("noop_max", noop_max, 0, 2**31 - 1)
+        episodic_life = _check_bool("episodic_life", episodic_life)
+        life_loss_info = _check_bool("life_loss_info", life_loss_info)
+        reward_clipping = _check_bool("reward_clipping", reward_clipping)
+        use_fire_reset = _check_bool("use_fire_reset", use_fire_reset)
+        stale = _check_bool("stale_frame_on_early_stop", stale_frame_on_early_stop)
+
+        cores = os.cpu_count() or 1
+        num_threads = min(num_envs, cores) if num_threads == 0 else min(num_threads, cores)   # as ale-py
+        # ALE frame_skip 1 and no ALE truncation: the preprocessing counts frames itself.
+        self.atari = Atari(game, num_envs, device="cpu", frameskip=1, repeat_action_probability=p,
+                           full_action_space=full_action_space or continuous, num_threads=num_threads)
+        screen_h, screen_w = self.atari.screen_shape
+        img_height = _check_int("img_height", img_height, 1)
+        img_width = _check_int("img_width", img_width, 1)
+        if img_height > screen_h or img_width > screen_w:
+            raise InvalidArgument(f"img_height x img_width = {img_height} x {img_width} is larger than the "
+                                  f"{self.atari.game} screen ({screen_h} x {screen_w}); cule reproduces OpenCV's "
+                                  f"INTER_AREA only for downscaling")
+        self.game = self.atari.game
+        self.num_envs = num_envs
+        self.batch_size = batch_size if batch_size else num_envs
+        self._async = self.batch_size < num_envs
+        self.num_threads = num_threads
+        self.autoreset_mode = mode
+        self.metadata = {"autoreset_mode": mode}
+        self.render_mode = None
+        self.grayscale = grayscale
+        self.stack_num = stack_num
+        self.img_height = img_height
+        self.img_width = img_width
+        self.frameskip = frameskip
+        self.max_num_frames_per_episode = max_num_frames_per_episode
+        self.repeat_action_probability = self.atari.repeat_action_probability
+        self.stale_frame_on_early_stop = stale
+        self.continuous = continuous
+        self.continuous_action_threshold = continuous_action_threshold
+        self._action_ids = [int(a) for a in self.atari.action_set.tolist()]
+
+        self._vec = _vector.VecEnv(
+            self.atari._batch, self._action_ids, num_threads, frameskip, stack_num, img_height, img_width,
+            grayscale, maxpool, noop_max, use_fire_reset, episodic_life, life_loss_info, reward_clipping,
+            0 if max_num_frames_per_episode is None else max_num_frames_per_episode, self.atari.repeat_action_probability,
+            mode == AutoresetMode.SAME_STEP, stale, int(self.atari.rom.info["default_mode"]))
+        # Unseeded noop RNGs, as ale-py's std::random_device seeding.
+        self._vec.seed_noops(np.random.SeedSequence().generate_state(num_envs, dtype=np.uint32))
+
+        obs_shape = (stack_num, img_height, img_width) + (() if grayscale else (3,))
+        self._obs_shape = obs_shape
+        self.single_observation_space = Box(low=0, high=255, shape=obs_shape, dtype=np.uint8)
+        if continuous:
+            self.single_action_space = Box(low=np.array([0.0, -np.pi, 0.0]).astype(np.float32),
+                                           high=np.array([1.0, np.pi, 1.0]).astype(np.float32),
+                                           dtype=np.float32, shape=(3,))
+        else:
+            self.single_action_space = Discrete(len(self._action_ids))
+        self.observation_space = batch_space(self.single_observation_space, self.batch_size)
+        self.action_space = batch_space(self.single_action_space, self.batch_size)
+        self._all_ids = np.arange(num_envs, dtype=np.int64)
+        self._last_ids = self._all_ids
+        if self._async:
+            # Asynchronous mode: every env's latest result lives here until a recv()
+            # hands it out; `_ready` is the FIFO of envs whose result is waiting.
+            self._store = self._buffers()
+            self._store_final = np.zeros_like(self._store[0])
+            self._ready = collections.deque()
+        self._has_reset = False
+        self._pending_actions: Optional[np.ndarray] = None
+        self.closed = False
+
+    # ---- gymnasium API ----
+
+    def _buffers(self):
+        n = self.num_envs
+        obs = np.empty((n,) + self._obs_shape, np.uint8)
+        ints = [np.empty(n, np.int32) for _ in range(5)]     # reward env_id lives frame episode_frame
+        flags = [np.empty(n, np.uint8) for _ in range(2)]    # terminated truncated
+        return obs, ints, flags
+
+    def _info(self, ints) -> dict:
+        return {"env_id": torch.from_numpy(ints[1]), "lives": torch.from_numpy(ints[2]),
+                "frame_number": torch.from_numpy(ints[3]), "episode_frame_number": torch.from_numpy(ints[4])}
+
+    def _reset_ids_seeds(self, seed, options):
+        n = self.num_envs
+        if options is None or "reset_mask" not in options:
+            ids = np.arange(n, dtype=np.int64)
+        else:
+            mask = options["reset_mask"]
+            if isinstance(mask, torch.Tensor):
+                mask = mask.detach().cpu().numpy()
+            if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
+                raise TypeError(f"`reset_mask` must be a boolean numpy array (or bool tensor), got {type(mask)} "
+                                f"with dtype {getattr(mask, 'dtype', None)}")
+            if mask.shape != (n,):
+                raise InvalidArgument(f"`reset_mask` must have shape {(n,)}, got {mask.shape}")
+            ids = np.nonzero(mask)[0].astype(np.int64)
+        k = len(ids)
+        if seed is None:
+            seeds = np.full(k, -1, np.int64)
+        elif _is_int(seed):
+            s = int(seed)
+            if s < 0 or s + max(k - 1, 0) > _MAX_SEED:
+                raise InvalidArgument(f"seed must be in [0, {_MAX_SEED - max(k - 1, 0)}] for {k} envs, got {s}")
+            seeds = np.arange(s, s + k, dtype=np.int64)
+        else:
+            if isinstance(seed, torch.Tensor):
+                seed = seed.detach().cpu().numpy()
+            if not isinstance(seed, (np.ndarray, list, tuple)):
+                raise TypeError(f"Unsupported seed type {type(seed).__name__}: use None, an int, or one int per "
+                                f"sub-environment being reset")
+            arr = np.asarray(seed)
+            if arr.shape != (k,) or not (np.issubdtype(arr.dtype, np.integer) or k == 0):
+                raise InvalidArgument(f"`seed` must have one integer per sub-environment being reset, expected "
+                                      f"shape {(k,)}, got {arr.shape} ({arr.dtype})")
+            seeds = arr.astype(np.int64)
+            if k and (seeds.min() < 0 or seeds.max() > _MAX_SEED):
+                raise InvalidArgument(f"seeds must be in [0, {_MAX_SEED}]")
+        if k != n and not self._has_reset:
+            raise InvalidArgument(f"The first reset() must reset every environment (got {k} of {n})")
+        if k != n and self._async:
+            raise InvalidArgument(f"Partial reset is not supported in asynchronous mode (batch_size="
+                                  f"{self.batch_size} < num_envs={n}), as in ale-py")
+        return ids, seeds
+
+    def reset(self, *, seed: Union[None, int, np.ndarray, list] = None,
+              options: Optional[dict[str, Any]] = None):
+        """Resets the sub-environments (all, or those of ``options["reset_mask"]``).
+
+        Args:
+            seed: None (keep each env's RNG streams), an int ``s`` (the reset envs get
+                ``s, s+1, ...`` in env order), or one int per reset env; each seed, as
+                ale-py's, reloads the ROM with ALE ``random_seed`` = seed and reseeds the
+                noop RNG.  Seeds are in [0, 2**31 - 1].
+            options: ``{"reset_mask": bool array [num_envs]}`` resets only those envs;
+                the others report their current observation and info unchanged.  The
+                first reset must reset every env.
+        Returns:
+            (observations, info) as documented on the class (no rewards / flags).
+        Raises:
+            InvalidArgument / TypeError for bad seeds or masks (the env is unchanged).
+        """
+        self._check_open()
+        ids, seeds = self._reset_ids_seeds(seed, options)
+        if _is_int(seed):
+            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(int(seed))
+        obs, ints, flags = self._store if self._async else self._buffers()
+        self._vec.reset(ids, seeds, obs, ints[0], flags[0], flags[1], ints[1], ints[2], ints[3], ints[4])
+        self._has_reset = True
+        self._pending_actions = None
+        if self._async:
+            self._ready = collections.deque(range(self.num_envs))
+            obs, _, _, _, info = self._pop_ready(with_final=False)
+            return obs, info
+        return torch.from_numpy(obs), self._info(ints)
+
+    def step(self, actions):
+        """One agent step of every env (up to ``frameskip`` frames each).
+
+        Args:
+            actions: ``[batch]`` integers indexing the action set (NumPy array, list,
+                or an integer tensor on the env's device); with ``continuous``, float32
+                ``[batch, 3]`` rows (radius, theta, fire).
+        Returns:
+            (observations, rewards, terminations, truncations, info) as documented on
+            the class.  With NEXT_STEP, an env whose episode ended on the previous step
+            is reset instead of stepped (reward 0, not done).
+        Raises:
+            InvalidArgument for actions of the wrong shape, dtype, device or range
+            (nothing is stepped), or a step before the first reset.
+        """
+        self.send(actions)
+        return self.recv()
+
+    def send(self, actions) -> None:
+        """Validates and queues the actions of the next ``recv()`` (ale-py's API)."""
+        self._check_open()
+        if not self._has_reset:
+            raise InvalidArgument("step()/send() called before reset()")
+        if self.continuous:
+            ids, strengths = continuous_to_discrete(as_continuous_array(actions, self.batch_size, self.device),
+                                                    self.continuous_action_threshold)
+            self._pending_actions = (ids, strengths)
+        else:
+            self._pending_actions = (as_action_array(actions, self.batch_size, len(self._action_ids), self.device),
+                                     None)
+
+    def recv(self):
+        """Steps with the actions given to ``send()``; returns what ``step`` returns."""
+        self._check_open()
+        if self._pending_actions is None:
+            raise InvalidArgument("recv() called without a preceding send()")
+        (actions, strengths), self._pending_actions = self._pending_actions, None
+        same = self.autoreset_mode == AutoresetMode.SAME_STEP
+        if self._async:
+            obs, ints, flags = self._store
+            ids = self._last_ids
+            self._vec.step(ids, actions, obs, ints[0], flags[0], flags[1], ints[1], ints[2], ints[3], ints[4],
+                           self._store_final if same else None, strengths)
+            self._ready.extend(ids.tolist())
+            return self._pop_ready(with_final=same)
+        obs, ints, flags = self._buffers()
+        final = np.empty_like(obs) if same else None
+        self._vec.step(self._all_ids, actions, obs, ints[0], flags[0], flags[1], ints[1], ints[2], ints[3], ints[4],
+                       final, strengths)
+        term = flags[0].view(np.bool_)
+        trunc = flags[1].view(np.bool_)
+        info = self._info(ints)
+        if same and (term.any() or trunc.any()):
+            info["final_obs"] = torch.from_numpy(final)
+        return (torch.from_numpy(obs), torch.from_numpy(ints[0]), torch.from_numpy(term),
+                torch.from_numpy(trunc), info)
+
+    def _pop_ready(self, with_final: bool):
+        """Asynchronous mode: hands out the results of the batch_size envs that have
+        waited longest (a deterministic instance of ale-py's "first to complete")."""
+        ids = np.array([self._ready.popleft() for _ in range(self.batch_size)], dtype=np.int64)
+        self._last_ids = ids
+        obs, ints, flags = self._store
+        term = flags[0][ids].view(np.bool_)
+        trunc = flags[1][ids].view(np.bool_)
+        info = {"env_id": torch.from_numpy(ints[1][ids]), "lives": torch.from_numpy(ints[2][ids]),
+                "frame_number": torch.from_numpy(ints[3][ids]),
+                "episode_frame_number": torch.from_numpy(ints[4][ids])}
+        if with_final and (term.any() or trunc.any()):
+            info["final_obs"] = torch.from_numpy(self._store_final[ids])
+        return torch.from_numpy(obs[ids]), torch.from_numpy(ints[0][ids]), torch.from_numpy(term), \
+            torch.from_numpy(trunc), info
+
+    # ---- extras ----
+
+    def get_action_set(self) -> list:
+        """The ALE action ids the action indices map to (ale-py's ``ale.get_action_set()``)."""
+        return list(self._action_ids)
+
+    def screens(self) -> torch.Tensor:
+        """uint8 tensor ``[num_envs, H, W, 3]``: each env's current full RGB screen (for video)."""
+        return self.atari.screen_rgb()
+
+    def clone_state(self) -> dict:
+        """Snapshot of every env: the consoles (``cule.Atari.clone_state``) and the
+        preprocessing state (noop RNG, counters, frame stack, pooled screens).  Savable
+        with ``torch.save``; restore with ``restore_state`` on an env with the same
+        settings."""
+        self._check_open()
+        views = self._vec.state_views()
+        return {"format": "cule.AtariVectorEnv/1", "atari": self.atari.clone_state(),
+                "vector": {k: torch.from_numpy(v.copy()) for k, v in views.items()},
+                "has_reset": self._has_reset}
+
+    def restore_state(self, state: dict) -> None:
+        """Restores a ``clone_state`` snapshot.  Raises InvalidArgument for a snapshot of
+        another game or of different settings."""
+        self._check_open()
+        if not isinstance(state, dict) or state.get("format") != "cule.AtariVectorEnv/1":
+            raise InvalidArgument("state must be a dict returned by cule.AtariVectorEnv.clone_state")
+        views = self._vec.state_views()
+        vec = state["vector"]
+        if set(vec) != set(views) or any(tuple(vec[k].shape) != views[k].shape for k in views):
+            raise InvalidArgument("state was taken from a vector env with other settings")
+        self.atari.restore_state(state["atari"])
+        for k, v in views.items():
+            v[...] = vec[k].numpy()
+        self._has_reset = bool(state["has_reset"])
+        self._pending_actions = None
+
+    def _check_open(self):
+        if self.closed:
+            raise InvalidArgument("the environment is closed")
+
+    def close_extras(self, **kwargs):
+        self._vec = None
+        self.atari = None
+
+    def __repr__(self) -> str:
+        return (f"cule.AtariVectorEnv({self.game!r}, num_envs={self.num_envs}, device={str(self.device)!r}, "
+                f"autoreset_mode={self.autoreset_mode.value})")

@@ -1,0 +1,68 @@
+"""Record a video of a grid of environments of a cule.AtariVectorEnv.
+
+Each frame of the video tiles the full-size RGB screens of all sub-environments
+(``AtariVectorEnv.screens()``, uint8 [num_envs, 210, 160, 3]) after every agent step,
+with random actions.  Writes an MP4 when imageio's ffmpeg plugin (imageio-ffmpeg) is
+installed and the path ends in .mp4, else a GIF (imageio + Pillow).
+
+    python examples/record_video.py --game breakout --num-envs 4 --steps 200 --out breakout.gif
+"""
+import argparse
+import math
+
+import numpy as np
+
+
+def tile(screens: np.ndarray, cols: int) -> np.ndarray:
+    """[n, H, W, 3] -> one [rows*H, cols*W, 3] image (empty cells black)."""
+    n, h, w, c = screens.shape
+    rows = math.ceil(n / cols)
+    grid = np.zeros((rows * h, cols * w, c), np.uint8)
+    for i in range(n):
+        r, q = divmod(i, cols)
+        grid[r * h:(r + 1) * h, q * w:(q + 1) * w] = screens[i]
+    return grid
+
+
+def record(game: str, num_envs: int, steps: int, out: str, seed: int = 0, fps: int = 15) -> str:
+    import imageio.v2 as imageio
+
+    import cule
+
+    env = cule.AtariVectorEnv(game, num_envs, device="cpu", num_threads=min(2, num_envs))
+    env.reset(seed=seed)
+    cols = math.ceil(math.sqrt(num_envs))
+    rng = np.random.default_rng(seed)
+    frames = [tile(env.screens().numpy(), cols)]
+    for _ in range(steps):
+        env.step(rng.integers(0, env.single_action_space.n, num_envs))
+        frames.append(tile(env.screens().numpy(), cols))
+    env.close()
+    if out.endswith(".mp4"):
+        try:
+            import imageio_ffmpeg  # noqa: F401
+        except ImportError:
+            out = out[:-4] + ".gif"
+            print("imageio-ffmpeg is not installed: writing a GIF instead")
+    if out.endswith(".mp4"):
+        imageio.mimwrite(out, frames, fps=fps, macro_block_size=1)
+    else:
+        imageio.mimwrite(out, frames, duration=1000 / fps, loop=0)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", default="breakout")
+    ap.add_argument("--num-envs", type=int, default=4)
+    ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--fps", type=int, default=15)
+    ap.add_argument("--out", default="cule_grid.gif")
+    args = ap.parse_args()
+    path = record(args.game, args.num_envs, args.steps, args.out, args.seed, args.fps)
+    print("wrote", path)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,168 @@
+"""cule/<Game>-v5 single environments: registration, Gymnasium's env checker, step-for-step
+parity with ale_py's AtariEnv, rendering and bad input."""
+import numpy as np
+import pytest
+
+import gymnasium as gym
+
+import cule
+from cule.registration import rom_id_to_name
+
+ale_py = pytest.importorskip("ale_py")
+gym.register_envs(cule)
+gym.register_envs(ale_py)
+
+
+def test_every_game_registered_with_ale_py_v5_kwargs():
+    for game in cule.list_games():
+        name = rom_id_to_name(game)
+        spec = gym.spec(f"cule/{name}-v5")
+        ref = gym.spec(f"ALE/{name}-v5")
+        assert spec.kwargs == ref.kwargs
+        assert spec.entry_point == "cule.gym_env:AtariEnv"
+        assert spec.vector_entry_point == "cule.vector_env:AtariVectorEnv"
+        assert spec.max_episode_steps == ref.max_episode_steps
+
+
+def test_check_env():
+    from gymnasium.utils.env_checker import check_env
+
+    for obs_type in ("rgb", "grayscale", "ram"):
+        env = gym.make("cule/Pong-v5", obs_type=obs_type, render_mode="rgb_array")
+        check_env(env.unwrapped, skip_render_check=False)
+        env.close()
+
+
+def _same(a, b):
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
+    return a == b and type(a) is type(b)
+
+
+def run_single_parity(env_id, steps, seeds, **kw):
+    ref = gym.make(f"ALE/{env_id}", **kw)
+    env = gym.make(f"cule/{env_id}", **kw)
+    assert env.observation_space == ref.observation_space
+    assert env.action_space == ref.action_space
+    assert env.unwrapped.get_action_meanings() == ref.unwrapped.get_action_meanings()
+    rng = np.random.default_rng(1)
+    ends = 0
+    for seed in seeds:
+        oa, ia = ref.reset(seed=seed)
+        oc, ic = env.reset(seed=seed)
+        assert _same(oa, oc)
+        assert set(ia) == set(ic)
+        for k in ia:
+            assert _same(ia[k], ic[k]), (k, ia[k], ic[k])
+        for t in range(steps):
+            act = int(rng.integers(ref.action_space.n))
+            ra, rc = ref.step(act), env.step(act)
+            for name, x, y in zip(("obs", "reward", "terminated", "truncated"), ra[:4], rc[:4]):
+                assert _same(x, y), (seed, t, name)
+            assert set(ra[4]) == set(rc[4])
+            for k in ra[4]:
+                assert _same(ra[4][k], rc[4][k]), (seed, t, k)
+            if ra[2] or ra[3]:
+                ends += 1
+                break
+    ref.close()
+    env.close()
+    return ends
+
+
+@pytest.mark.parametrize("env_id,kw", [
+    ("Pong-v5", {}),
+    ("Breakout-v5", dict(obs_type="grayscale", frameskip=(2, 5), mode=4, difficulty=1)),
+    ("SpaceInvaders-v5", dict(obs_type="ram", full_action_space=True, max_num_frames_per_episode=1200,
+                              repeat_action_probability=0.5)),
+    ("Breakout-v5", dict(frameskip=1, repeat_action_probability=0.0)),
+])
+def test_step_parity_with_ale_py(env_id, kw):
+    # Seeded resets reload the ROM (ale seed from SeedSequence); None continues; a seed
+    # >= 2**31 checks the int32 wrap of the ALE seed.
+    run_single_parity(env_id, 300, [5, None, 2**31 + 7], **kw)
+
+
+def test_render_rgb_array_and_video_wrappers(tmp_path):
+    env = gym.make("cule/Breakout-v5", render_mode="rgb_array")
+    env.reset(seed=0)
+    frame = env.render()
+    assert frame.shape == (210, 160, 3) and frame.dtype == np.uint8
+    env = gym.wrappers.RenderCollection(env)
+    env.reset(seed=0)
+    for _ in range(5):
+        env.step(0)
+    frames = env.render()
+    assert len(frames) == 6 and frames[-1].shape == (210, 160, 3)
+    try:
+        import moviepy  # noqa: F401
+    except ImportError:
+        return
+    env = gym.wrappers.RecordVideo(gym.make("cule/Pong-v5", render_mode="rgb_array"), str(tmp_path),
+                                   episode_trigger=lambda e: True)
+    env.reset(seed=0)
+    for _ in range(20):
+        env.step(0)
+    env.close()
+    assert list(tmp_path.glob("*.mp4"))
+
+
+def test_render_without_mode_raises():
+    env = gym.make("cule/Pong-v5")
+    env.reset(seed=0)
+    with pytest.raises(gym.error.Error):
+        env.unwrapped.render()
+
+
+def test_bad_arguments_and_actions():
+    for kw in [dict(obs_type="depth"), dict(frameskip=0), dict(frameskip=(5, 2)), dict(frameskip=2.0),
+               dict(render_mode="human"), dict(mode=3), dict(difficulty=9), dict(sound_obs=True),
+               dict(max_num_frames_per_episode=-1)]:
+        with pytest.raises(gym.error.Error):
+            cule.AtariEnv("pong", **kw)
+    with pytest.raises(TypeError):
+        cule.AtariEnv("pong", not_an_option=True)
+    env = cule.AtariEnv("pong")
+    env.reset(seed=0)
+    for a in (6, -1, 1.5, "x", np.array([1, 2])):
+        with pytest.raises(ValueError):
+            env.step(a)
+    obs, rew, term, trunc, info = env.step(np.int64(3))
+    assert obs.shape == (210, 160, 3)
+
+
+def test_record_video_example_writes_a_grid(tmp_path):
+    pytest.importorskip("imageio")
+    import importlib.util
+    import os
+
+    path = os.path.join(os.path.dirname(__file__), "..", "examples", "record_video.py")
+    spec = importlib.util.spec_from_file_location("record_video", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = mod.record("pong", 3, 4, str(tmp_path / "grid.gif"))
+    from PIL import Image
+
+    im = Image.open(out)
+    assert im.size == (320, 420) and im.n_frames == 5
+
+
+@pytest.mark.parametrize("env_id,p", [("Pong-v5", 0.25), ("SpaceInvaders-v5", 0.0)])
+def test_continuous_single_env_matches_ale_py(env_id, p):
+    ref = gym.make(f"ALE/{env_id}", continuous=True, repeat_action_probability=p)
+    env = gym.make(f"cule/{env_id}", continuous=True, repeat_action_probability=p)
+    assert env.action_space == ref.action_space
+    oa, _ = ref.reset(seed=5)
+    oc, _ = env.reset(seed=5)
+    assert np.array_equal(oa, oc)
+    rng = np.random.default_rng(1)
+    for t in range(200):
+        act = np.array([rng.random(), rng.uniform(-np.pi, np.pi), rng.random()], np.float32)
+        ra, rc = ref.step(act), env.step(act)
+        assert np.array_equal(ra[0], rc[0]) and ra[1:4] == rc[1:4] and ra[4] == rc[4], t
+        if ra[2] or ra[3]:
+            break
+    with pytest.raises(ValueError):
+        env.step(np.zeros(3, np.float64))

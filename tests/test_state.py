@@ -1,0 +1,113 @@
+"""cule.Atari save / restore (clone_state, restore_state) and reload(seeds)."""
+import io
+
+import numpy as np
+import pytest
+import torch
+
+import cule
+
+
+def _snapshot(emu):
+    return (emu.ram.clone(), emu.screen_rgb().clone(), emu.lives.clone(), emu.terminated.clone(),
+            emu.truncated.clone(), emu.episode_frame_number.clone(), emu.frame_number.clone())
+
+
+def _run(emu, actions):
+    out = []
+    for a in actions:
+        r = emu.act(a)
+        done = (emu.terminated | emu.truncated).nonzero().flatten()
+        if len(done):
+            emu.reset(done)
+        out.append((r.clone(),) + _snapshot(emu))
+    return out
+
+
+@pytest.mark.parametrize("game", cule.list_games())
+def test_clone_step_restore_step_is_bit_identical(game):
+    # Sticky actions (0.25) make the environment RNG part of the state.
+    emu = cule.Atari(game, 2, seed=11, frameskip=4, repeat_action_probability=0.25, num_threads=1)
+    n = len(emu.action_set)
+    rng = np.random.default_rng(0)
+    ok = 0
+    for trial in range(10):
+        _run(emu, [emu.action_set[torch.from_numpy(rng.integers(0, n, 2))] for _ in range(int(rng.integers(1, 10)))])
+        state = emu.clone_state()
+        actions = [emu.action_set[torch.from_numpy(rng.integers(0, n, 2))] for _ in range(15)]
+        first = _run(emu, actions)
+        after_first = emu.clone_state()
+        emu.restore_state(state)
+        second = _run(emu, actions)
+        for x, y in zip(first, second):
+            for u, v in zip(x, y):
+                assert torch.equal(u, v)
+        assert torch.equal(after_first["consoles"], emu.clone_state()["consoles"])
+        ok += 1
+    assert ok == 10
+
+
+def test_state_saves_to_disk_and_restores_in_a_new_emulator(tmp_path):
+    emu = cule.Atari("breakout", 2, seed=3, frameskip=4, repeat_action_probability=0.25, num_threads=1)
+    for t in range(30):
+        emu.act(torch.tensor([1, 3]))
+    state = emu.clone_state()
+    path = tmp_path / "state.pt"
+    torch.save(state, path)
+    loaded = torch.load(path, weights_only=True)
+    buf = io.BytesIO()
+    np.save(buf, state["consoles"].numpy())
+    buf.seek(0)
+    assert np.array_equal(np.load(buf), state["consoles"].numpy())
+
+    other = cule.Atari("breakout", 2, seed=99, frameskip=4, repeat_action_probability=0.25, num_threads=1)
+    other.restore_state(loaded)
+    actions = [torch.tensor([t % 4, (t * 3) % 4]) for t in range(40)]
+    assert all(torch.equal(a[0], b[0]) and torch.equal(a[2], b[2]) for a, b in zip(_run(emu, actions),
+                                                                                 _run(other, actions)))
+
+
+def test_restore_subset_of_envs():
+    emu = cule.Atari("pong", 4, seed=0, num_threads=1)
+    for _ in range(50):
+        emu.act(torch.tensor([2, 3, 4, 5]))
+    part = emu.clone_state([1, 3])
+    ram = emu.ram.clone()
+    for _ in range(20):
+        emu.act(torch.tensor([2, 3, 4, 5]))
+    emu.restore_state(part)                       # back into envs 1 and 3
+    assert torch.equal(emu.ram[[1, 3]], ram[[1, 3]])
+    emu.restore_state(part, env_ids=[0, 2])       # copies of envs 1 and 3 into 0 and 2
+    assert torch.equal(emu.ram[[0, 2]], ram[[1, 3]])
+
+
+def test_restore_rejects_foreign_or_malformed_states():
+    pong = cule.Atari("pong", 2, seed=0, num_threads=1)
+    breakout = cule.Atari("breakout", 2, seed=0, num_threads=1)
+    with pytest.raises(ValueError):
+        pong.restore_state(breakout.clone_state())
+    with pytest.raises(ValueError):
+        pong.restore_state({"format": "x"})
+    with pytest.raises(ValueError):
+        pong.restore_state(pong.clone_state([0]), env_ids=[0, 1])
+    with pytest.raises(ValueError):
+        pong.clone_state([5])
+
+
+def test_reload_equals_a_fresh_emulator():
+    emu = cule.Atari("space_invaders", 2, seed=0, repeat_action_probability=0.25, num_threads=1)
+    for _ in range(30):
+        emu.act(torch.tensor([1, 3]))
+    emu.reload([123, 2**32 - 5])
+    fresh_a = cule.Atari("space_invaders", 1, seed=123, repeat_action_probability=0.25, num_threads=1)
+    assert torch.equal(emu.clone_state([0])["consoles"], fresh_a.clone_state()["consoles"])
+    for _ in range(20):
+        emu.act(torch.tensor([1, 1]))
+        fresh_a.act(torch.tensor([1]))
+    assert torch.equal(emu.ram[0], fresh_a.ram[0])
+    # A subset reload leaves the other consoles as they were.
+    before = emu.clone_state([1])
+    emu.reload(7, env_ids=[0])
+    assert torch.equal(emu.clone_state([1])["consoles"], before["consoles"])
+    with pytest.raises(ValueError):
+        emu.reload([-1, 0])

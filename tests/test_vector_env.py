@@ -1,0 +1,334 @@
+"""cule.AtariVectorEnv against ale_py.vector_env.AtariVectorEnv (ale-py 0.12.1), and its API.
+
+Parity: the same seeds and actions must give the same observations, rewards,
+terminations, truncations and info (noop draws and INTER_AREA resizing included).
+"""
+import numpy as np
+import pytest
+import torch
+
+import cule
+from cule.vector_env import AtariVectorEnv, InvalidArgument
+
+ale_vec = pytest.importorskip("ale_py.vector_env")
+
+
+def _np(x):
+    return x.numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
+
+
+def run_parity(game, steps, num_envs=3, seed=123, action_seed=0, **kw):
+    """Steps both envs in lock step; returns (number of episode ends, steps) or raises."""
+    kw.setdefault("num_threads", 1)
+    ref = ale_vec.AtariVectorEnv(game, num_envs, **kw)
+    env = AtariVectorEnv(game, num_envs, **kw)
+    try:
+        oa, ia = ref.reset(seed=seed)
+        oc, ic = env.reset(seed=seed)
+        np.testing.assert_array_equal(_np(oc), oa, err_msg="reset obs")
+        assert set(ic) == set(ia)
+        for k in ia:
+            np.testing.assert_array_equal(_np(ic[k]), ia[k], err_msg=f"reset info {k}")
+        rng = np.random.default_rng(action_seed)
+        n = ref.single_action_space.n
+        prev_efn = ia["episode_frame_number"].copy()
+        ends = 0
+        for t in range(steps):
+            act = rng.integers(0, n, num_envs)
+            ra = ref.step(act)
+            rc = env.step(act)
+            for name, a, c in zip(("obs", "reward", "terminated", "truncated"), ra[:4], rc[:4]):
+                c = _np(c)
+                assert c.dtype == np.asarray(a).dtype, (t, name, c.dtype, np.asarray(a).dtype)
+                np.testing.assert_array_equal(c, a, err_msg=f"step {t}: {name}")
+            assert set(rc[4]) == set(ra[4]), (t, set(rc[4]), set(ra[4]))
+            for k in ra[4]:
+                if k == "final_obs":
+                    # ale-py leaves rows of envs that were not reset uninitialised.
+                    rows = (ra[2] | ra[3]) & (ra[4]["episode_frame_number"] < prev_efn)
+                    np.testing.assert_array_equal(_np(rc[4][k])[rows], ra[4][k][rows], err_msg=f"step {t}: final_obs")
+                else:
+                    np.testing.assert_array_equal(_np(rc[4][k]), ra[4][k], err_msg=f"step {t}: info {k}")
+            assert not (_np(rc[2]) & _np(rc[3])).any(), "an env is both terminated and truncated"
+            prev_efn = ra[4]["episode_frame_number"].copy()
+            ends += int((ra[2] | ra[3]).sum())
+        return ends
+    finally:
+        ref.close()
+        env.close()
+
+
+@pytest.mark.parametrize("game", ["pong", "breakout", "space_invaders"])
+@pytest.mark.parametrize("mode", ["NextStep", "SameStep"])
+def test_parity_long(game, mode):
+    # 2,000 agent steps (8,000 frames) per env; episodes end (and autoreset) on the way.
+    ends = run_parity(game, 2000, num_envs=2, autoreset_mode=mode, seed=7 if mode == "NextStep" else 11)
+    assert ends >= 1
+
+
+@pytest.mark.parametrize("game,kw", [
+    ("breakout", dict(episodic_life=True, repeat_action_probability=0.25, autoreset_mode="SameStep")),
+    ("space_invaders", dict(life_loss_info=True, maxpool=False, frameskip=3)),
+    ("breakout", dict(grayscale=False, img_height=105, img_width=80, stack_num=2)),
+    ("pong", dict(frameskip=1, noop_max=0, max_num_frames_per_episode=150, autoreset_mode="SameStep")),
+    ("breakout", dict(full_action_space=True, img_height=210, img_width=160, use_fire_reset=False,
+                      reward_clipping=False)),
+    ("space_invaders", dict(episodic_life=True, max_num_frames_per_episode=700, stack_num=1, img_height=42,
+                            img_width=42, noop_max=1)),
+    ("pong", dict(grayscale=False, img_height=70, img_width=64, frameskip=5, repeat_action_probability=0.5)),
+])
+def test_parity_settings(game, kw):
+    run_parity(game, 250, num_envs=2, **kw)
+
+
+def test_partial_reset_and_seed_arrays_match_ale_py():
+    kw = dict(num_threads=1)
+    ref = ale_vec.AtariVectorEnv("breakout", 4, **kw)
+    env = AtariVectorEnv("breakout", 4, **kw)
+    ref.reset(seed=3)
+    env.reset(seed=3)
+    rng = np.random.default_rng(5)
+    for t in range(60):
+        act = rng.integers(0, 4, 4)
+        ref.step(act)
+        env.step(act)
+        if t % 20 == 19:
+            mask = np.array([True, False, t % 40 == 19, True])
+            seeds = np.arange(100 + t, 100 + t + mask.sum())
+            oa, ia = ref.reset(seed=seeds, options={"reset_mask": mask})
+            oc, ic = env.reset(seed=seeds, options={"reset_mask": mask})
+            np.testing.assert_array_equal(_np(oc), oa)
+            for k in ia:
+                np.testing.assert_array_equal(_np(ic[k]), ia[k])
+            oa, ia = ref.reset(options={"reset_mask": ~mask})
+            oc, ic = env.reset(options={"reset_mask": ~mask})
+            np.testing.assert_array_equal(_np(oc), oa)
+            for k in ia:
+                np.testing.assert_array_equal(_np(ic[k]), ia[k])
+
+
+def test_seed_int_is_consecutive_seeds():
+    a = AtariVectorEnv("pong", 3, num_threads=1)
+    b = AtariVectorEnv("pong", 3, num_threads=1)
+    oa, ia = a.reset(seed=40)
+    ob, ib = b.reset(seed=[40, 41, 42])
+    assert torch.equal(oa, ob)
+    for k in ia:
+        assert torch.equal(ia[k], ib[k])
+    for t in range(30):
+        act = torch.full((3,), t % 6)
+        ra, rb = a.step(act), b.step(act)
+        for x, y in zip(ra[:4], rb[:4]):
+            assert torch.equal(x, y)
+
+
+def test_make_vec_v5_defaults_and_info_keys():
+    import gymnasium as gym
+
+    gym.register_envs(cule)
+    env = gym.make_vec("cule/Breakout-v5", num_envs=2, device="cpu", num_threads=1)
+    assert isinstance(env, cule.AtariVectorEnv)
+    assert env.repeat_action_probability == pytest.approx(0.25)
+    assert env.frameskip == 4 and env.max_num_frames_per_episode == 108000
+    assert env.single_observation_space.shape == (4, 84, 84)
+    obs, info = env.reset(seed=0)
+    assert obs.shape == (2, 4, 84, 84) and obs.dtype == torch.uint8 and obs.device.type == "cpu"
+    assert set(info) == {"env_id", "lives", "frame_number", "episode_frame_number"}
+    obs, rew, term, trunc, info = env.step(np.zeros(2, np.int64))
+    assert rew.dtype == torch.int32 and term.dtype == torch.bool and trunc.dtype == torch.bool
+    assert set(info) == {"env_id", "lives", "frame_number", "episode_frame_number"}
+    env.close()
+
+
+def test_frameskip_one_does_not_pool_with_a_stale_frame():
+    env = AtariVectorEnv("breakout", 1, frameskip=1, stack_num=1, img_height=210, img_width=160,
+                         noop_max=0, num_threads=1)
+    env.reset(seed=0)
+    for t in range(40):
+        obs, *_ = env.step([t % 4])
+        np.testing.assert_array_equal(obs[0, 0].numpy(), env.atari.screen_grayscale()[0].numpy())
+
+
+def test_intended_semantics_on_early_stop():
+    # stale_frame_on_early_stop=False: the newest frame of the stack is the screen the
+    # episode ended on (max-pooled with the frame before it, both from this step).
+    env = AtariVectorEnv("breakout", 2, stack_num=1, img_height=210, img_width=160, maxpool=False,
+                         episodic_life=True, stale_frame_on_early_stop=False, num_threads=1)
+    env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    ends = 0
+    for t in range(400):
+        obs, rew, term, trunc, info = env.step(rng.integers(0, 4, 2))
+        np.testing.assert_array_equal(obs[:, 0].numpy(), env.atari.screen_grayscale().numpy())
+        ends += int((term | trunc).sum())
+        assert not (term & trunc).any()
+    assert ends > 0
+
+
+def test_noop_max_zero_means_no_noops():
+    env = AtariVectorEnv("space_invaders", 3, noop_max=0, num_threads=1)
+    _, info = env.reset(seed=9)
+    # FIRE is in Space Invaders' action set: one frame, then no noops.
+    assert info["episode_frame_number"].tolist() == [1, 1, 1]
+    env = AtariVectorEnv("space_invaders", 3, noop_max=0, use_fire_reset=False, num_threads=1)
+    _, info = env.reset(seed=9)
+    assert info["episode_frame_number"].tolist() == [0, 0, 0]
+
+
+def test_resize_matches_opencv():
+    cv2 = pytest.importorskip("cv2")
+    from cule import _vector
+
+    rng = np.random.default_rng(0)
+    for sh in (210, 250):
+        for cn in (1, 3):
+            for dh, dw in [(84, 84), (105, 80), (42, 42), (70, 64), (100, 100), (210, 84), (1, 1), (7, 3)]:
+                img = rng.integers(0, 256, (sh, 160, cn), dtype=np.uint8)
+                ref = cv2.resize(img if cn == 3 else img[:, :, 0], (dw, dh), interpolation=cv2.INTER_AREA)
+                out = _vector.resize_area(img, sh, 160, cn, dh, dw)
+                np.testing.assert_array_equal(out.reshape(ref.shape), ref, err_msg=f"{sh}x160x{cn} -> {dh}x{dw}")
+
+
+# ---- bad input ----
+
+def test_bad_constructor_arguments():
+    with pytest.raises(TypeError):
+        AtariVectorEnv("pong", 2, no_such_option=1)
+    for kw in [dict(stack_num=0), dict(stack_num=2.5), dict(img_height=0), dict(img_width=161),
+               dict(img_height=300), dict(frameskip=0), dict(frameskip=(2, 5)), dict(noop_max=-1),
+               dict(repeat_action_probability=1.5), dict(max_num_frames_per_episode=0),
+               dict(batch_size=3), dict(autoreset_mode="Disabled"), dict(autoreset_mode="bogus"),
+               dict(continuous_action_threshold="x"), dict(grayscale="yes")]:
+        with pytest.raises(ValueError):
+            AtariVectorEnv("pong", 2, **kw)
+    with pytest.raises(ValueError, match="CPU"):
+        AtariVectorEnv("pong", 2, device="cuda")
+    with pytest.raises(ValueError):
+        AtariVectorEnv("no_such_game", 2)
+    with pytest.raises(ValueError):
+        AtariVectorEnv("pong", 0)
+
+
+def test_bad_actions_raise_and_env_stays_usable():
+    env = AtariVectorEnv("pong", 2, num_threads=1)
+    with pytest.raises(ValueError, match="reset"):
+        env.step(np.zeros(2, np.int64))
+    env.reset(seed=0)
+    before = env.clone_state()
+    bad = [np.zeros(3, np.int64), np.zeros((2, 1), np.int64), np.zeros(2, np.float32),
+           torch.zeros(2, dtype=torch.float32), np.array([0, 6]), np.array([-1, 0]),
+           torch.zeros(2, dtype=torch.int64, device="meta"), np.array([True, False]), "ab"]
+    for a in bad:
+        with pytest.raises(ValueError):
+            env.step(a)
+    after = env.clone_state()
+    assert torch.equal(before["atari"]["consoles"], after["atari"]["consoles"])
+    obs, rew, term, trunc, info = env.step(torch.tensor([1, 2], dtype=torch.int32))
+    assert obs.shape == (2, 4, 84, 84)
+    with pytest.raises(ValueError):
+        env.reset(seed=-5)
+    with pytest.raises(ValueError):
+        env.reset(seed=np.array([1, 2, 3]))
+    with pytest.raises(TypeError):
+        env.reset(options={"reset_mask": [True, False]})
+    with pytest.raises(ValueError):
+        env.reset(options={"reset_mask": np.array([True])})
+    env.reset(options={"reset_mask": np.array([True, False])})
+    env.step([0, 0])
+
+
+def test_first_reset_must_be_full():
+    env = AtariVectorEnv("pong", 2, num_threads=1)
+    with pytest.raises(ValueError, match="first reset"):
+        env.reset(options={"reset_mask": np.array([True, False])})
+    env.reset()
+
+
+def test_vector_env_clone_restore():
+    env = AtariVectorEnv("breakout", 2, repeat_action_probability=0.25, num_threads=1)
+    env.reset(seed=2)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        env.step(rng.integers(0, 4, 2))
+    state = env.clone_state()
+    acts = [rng.integers(0, 4, 2) for _ in range(50)]
+    first = [env.step(a) for a in acts]
+    env.restore_state(state)
+    second = [env.step(a) for a in acts]
+    for x, y in zip(first, second):
+        for u, v in zip(x[:4], y[:4]):
+            assert torch.equal(u, v)
+
+
+def test_results_do_not_depend_on_thread_count():
+    envs = [AtariVectorEnv("space_invaders", 5, num_threads=t, repeat_action_probability=0.25) for t in (1, 2)]
+    outs = [e.reset(seed=21)[0] for e in envs]
+    assert torch.equal(outs[0], outs[1])
+    rng = np.random.default_rng(2)
+    for _ in range(150):
+        act = rng.integers(0, 6, 5)
+        ra, rb = envs[0].step(act), envs[1].step(act)
+        for x, y in zip(ra[:4], rb[:4]):
+            assert torch.equal(x, y)
+        for k in ra[4]:
+            assert torch.equal(ra[4][k], rb[4][k])
+
+
+@pytest.mark.parametrize("game", cule.list_games())
+def test_parity_every_supported_game(game):
+    run_parity(game, 100, num_envs=2, autoreset_mode="SameStep", episodic_life=True,
+               repeat_action_probability=0.25)
+
+
+@pytest.mark.parametrize("mode", ["NextStep", "SameStep"])
+def test_async_batches_match_single_threaded_ale_py(mode):
+    # batch_size < num_envs: ale-py with one worker thread completes envs first-in
+    # first-out, the order cule uses, so every batch (env ids included) must match.
+    kw = dict(num_threads=1, batch_size=2, autoreset_mode=mode, episodic_life=True)
+    ref = ale_vec.AtariVectorEnv("breakout", 5, **kw)
+    env = AtariVectorEnv("breakout", 5, **kw)
+    assert env.observation_space.shape == ref.observation_space.shape == (2, 4, 84, 84)
+    oa, ia = ref.reset(seed=4)
+    oc, ic = env.reset(seed=4)
+    np.testing.assert_array_equal(_np(oc), oa)
+    for k in ia:
+        np.testing.assert_array_equal(_np(ic[k]), ia[k])
+    rng = np.random.default_rng(3)
+    ends = 0
+    for t in range(300):
+        act = rng.integers(0, 4, 2)
+        ra, rc = ref.step(act), env.step(act)
+        for name, a, c in zip(("obs", "reward", "terminated", "truncated"), ra[:4], rc[:4]):
+            np.testing.assert_array_equal(_np(c), a, err_msg=f"step {t}: {name}")
+        assert set(rc[4]) == set(ra[4])
+        for k in ra[4]:
+            if k != "final_obs":
+                np.testing.assert_array_equal(_np(rc[4][k]), ra[4][k], err_msg=f"step {t}: {k}")
+        ends += int((ra[2] | ra[3]).sum())
+    assert ends > 0
+    with pytest.raises(ValueError):
+        env.step(np.zeros(5, np.int64))
+    with pytest.raises(ValueError, match="asynchronous"):
+        env.reset(options={"reset_mask": np.array([True, False, False, False, False])})
+
+
+@pytest.mark.parametrize("game,p", [("pong", 0.0), ("breakout", 0.25), ("space_invaders", 0.25)])
+def test_continuous_actions_match_ale_py(game, p):
+    # (radius, theta, fire) rows; on paddle games (pong, breakout) the radius is the
+    # paddle strength, which sticks with the action.
+    kw = dict(continuous=True, num_threads=1, repeat_action_probability=p)
+    ref = ale_vec.AtariVectorEnv(game, 2, **kw)
+    env = AtariVectorEnv(game, 2, **kw)
+    assert env.single_action_space == ref.single_action_space
+    oa, _ = ref.reset(seed=3)
+    oc, _ = env.reset(seed=3)
+    np.testing.assert_array_equal(_np(oc), oa)
+    rng = np.random.default_rng(0)
+    for t in range(200):
+        act = np.stack([rng.random(2), rng.uniform(-np.pi, np.pi, 2), rng.random(2)], 1).astype(np.float32)
+        ra, rc = ref.step(act), env.step(act)
+        for name, a, c in zip(("obs", "reward", "terminated", "truncated"), ra[:4], rc[:4]):
+            np.testing.assert_array_equal(_np(c), a, err_msg=f"step {t}: {name}")
+    for bad in (np.zeros((2, 3), np.float64), np.zeros((2, 2), np.float32), np.full((2, 3), np.nan, np.float32)):
+        with pytest.raises(ValueError):
+            env.step(bad)
