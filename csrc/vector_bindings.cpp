@@ -71,7 +71,7 @@ PYBIND11_MODULE(_vector, m) {
              o.grayscale = grayscale; o.maxpool = maxpool; o.noop_max = noop_max; o.use_fire_reset = use_fire_reset;
              o.episodic_life = episodic_life; o.life_loss_info = life_loss_info; o.reward_clipping = reward_clipping;
              o.max_episode_frames = max_episode_frames; o.repeat_action_probability = repeat_action_probability;
-             o.same_step = same_step; o.stale_frames = stale_frames; o.default_mode = (uint8_t)default_mode;
+             o.same_step = same_step; o.stale_frames = stale_frames; o.default_mode = (uint16_t)default_mode;
              return new VecEnv(batch, o, action_set, num_threads);
            }),
            py::keep_alive<1, 2>(), py::arg("batch"), py::arg("action_set"), py::arg("num_threads"),

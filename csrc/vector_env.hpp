@@ -310,7 +310,7 @@ struct VecOptions {
   float repeat_action_probability = 0.f;
   bool same_step = false;                // autoreset SAME_STEP (else NEXT_STEP)
   bool stale_frames = true;              // reproduce ale-py's stale screens on early stop
-  uint8_t default_mode = 0;              // the ROM's default mode (what loadROM selects)
+  uint16_t default_mode = 0;             // the ROM's default mode (what loadROM selects)
 };
 
 // Where one call writes its results: arrays of num_envs rows (final_obs may be null).

@@ -15,12 +15,21 @@ _register_v5_envs()   # cule/<Game>-v5 for gym.make / gym.make_vec
 __version__ = "0.1.0"
 
 
+def _cuda_built() -> bool:
+    try:
+        from . import _cuda  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def build_info() -> dict:
-    """Facts about this build: ``version``, ``cuda`` (CUDA backend compiled),
+    """Facts about this build: ``version``, ``cuda`` (the CUDA backend ``cule._cuda``
+    was compiled; a GPU is still needed to use it),
     ``console_state_bytes`` (per-console emulator state, excluding frame buffers)."""
     return {
         "version": __version__,
-        "cuda": bool(_core.cuda),
+        "cuda": _cuda_built(),
         "console_state_bytes": int(_core.console_state_bytes),
         "frame_buffer_bytes": 2 * int(_core.frame_buffer_bytes),
     }

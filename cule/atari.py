@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from . import _core
+from .cuda_atari import CudaBackend, cuda_available
 from .roms import Rom, load_rom, native_config
 
 _MAX_SEED = 2**31 - 1   # ALE's random_seed is a non-negative int32
@@ -34,6 +35,29 @@ def _as_index_array(values, name: str, upper: int) -> np.ndarray:
     return arr
 
 
+def _core_cuda_built() -> bool:
+    try:
+        from . import _cuda  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _check_device_actions(actions, device) -> torch.Tensor:
+    """Actions for the CUDA backend: an integer tensor, checked to lie in [0, 18).
+
+    The range check reads one value back from the device (a synchronisation); it keeps
+    the CPU backend's contract that bad input raises and changes nothing."""
+    t = torch.as_tensor(actions)
+    if t.dtype == torch.bool or t.is_floating_point() or t.is_complex():
+        raise ValueError(f"actions must be integers, got {t.dtype}")
+    t = t.to(device=device, dtype=torch.int64)
+    bad = ((t < 0) | (t >= 18)).any()
+    if bool(bad):
+        raise ValueError("actions contains ids outside [0, 18)")
+    return t
+
+
 class Atari:
     """``num_envs`` Atari 2600 consoles with ALE 0.12.1 semantics, stepped in a batch.
 
@@ -41,7 +65,8 @@ class Atari:
         game: an ALE game id (``"pong"``, ``"Pong"``, ``"space_invaders"``) or the path
             of a ROM file; ROMs are identified by MD5 (see ``cule.list_games()``).
         num_envs: number of consoles, >= 1.
-        device: ``"cpu"`` (the CUDA backend is not built yet; see ``cule.build_info()``).
+        device: ``"cpu"`` or ``"cuda"`` / ``"cuda:N"`` (needs a CUDA build, see
+            ``cule.build_info()``, and a GPU; outputs are then CUDA tensors).
         frameskip: frames emulated per ``act`` call (ALE ``frame_skip``), >= 1.
         repeat_action_probability: probability that a frame repeats the previous
             action instead of the new one (sticky actions), decided on every frame as
@@ -78,9 +103,12 @@ class Atari:
             self.device = torch.device(device)
         except (RuntimeError, TypeError) as e:
             raise ValueError(f"invalid device {device!r}: {e}") from None
-        if self.device.type != "cpu":
-            raise ValueError(f"device {device!r} is not available: this build of cule has only the CPU backend "
-                             f"(cule.build_info()['cuda'] is False)")
+        if self.device.type not in ("cpu", "cuda"):
+            raise ValueError(f"device {device!r} is not supported: use 'cpu' or 'cuda'")
+        if self.device.type == "cuda" and not cuda_available():
+            raise ValueError(f"device {device!r} is not available: "
+                             + ("no CUDA device is present" if _core_cuda_built() else
+                                "this build of cule has no CUDA backend (cule.build_info()['cuda'] is False)"))
         if isinstance(frameskip, bool) or not isinstance(frameskip, (int, np.integer)) or frameskip < 1:
             raise ValueError(f"frameskip must be an integer >= 1, got {frameskip!r}")
         p = float(repeat_action_probability)
@@ -120,15 +148,27 @@ class Atari:
         self.screen_shape = self.rom.screen_shape
         ids = list(range(18)) if self.full_action_space else list(info["minimal_actions"])
         self.action_set = torch.tensor(ids, dtype=torch.int64)
-        self._batch = _core.CpuBatch(native_config(self.rom), self.rom.data, num_envs, int(num_threads))
+        self._cuda = None
+        if self.device.type == "cuda":
+            self._cuda = CudaBackend(native_config(self.rom), self.rom.data, num_envs, self.device)
+            self._batch = self._cuda.batch
+        else:
+            self._batch = _core.CpuBatch(native_config(self.rom), self.rom.data, num_envs, int(num_threads))
         self._rewards = np.zeros(num_envs, dtype=np.int32)
         # ALE loadROM: power on and reset_game in the default mode and difficulty.
-        self._batch.load(seeds.astype(np.uint32), np.full(num_envs, info["default_mode"], np.uint16),
-                         np.zeros(num_envs, np.uint8), *self._params())
+        if self._cuda is not None:
+            self._cuda.load(seeds, np.full(num_envs, info["default_mode"], np.uint16),
+                            np.zeros(num_envs, np.uint8), self._params())
+        else:
+            self._batch.load(seeds.astype(np.uint32), np.full(num_envs, info["default_mode"], np.uint16),
+                             np.zeros(num_envs, np.uint8), *self._params())
         if explicit_mode:
             # As ale.setMode(m); ale.setDifficulty(d); ale.reset_game() (what Gymnasium's
             # AtariEnv does after loading the ROM).
-            self._batch.set_mode(self.mode, self.difficulty)
+            if self._cuda is not None:
+                self._cuda.set_mode(self.mode, self.difficulty)
+            else:
+                self._batch.set_mode(self.mode, self.difficulty)
             self.reset()
 
     @staticmethod
@@ -172,6 +212,8 @@ class Atari:
             shape = np.shape(actions)
         if shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {shape}")
+        if self._cuda is not None:
+            return self._cuda.act(_check_device_actions(actions, self.device), self._params())
         a = _as_index_array(actions, "actions", 18).astype(np.uint8)
         self._batch.act(a, self._rewards, *self._params())
         return torch.from_numpy(self._rewards.copy())
@@ -186,7 +228,9 @@ class Atari:
             ids = np.arange(self.num_envs, dtype=np.int64)
         else:
             ids = np.unique(_as_index_array(env_ids, "env_ids", self.num_envs))
-        if ids.size:
+        if ids.size and self._cuda is not None:
+            self._cuda.reset(torch.from_numpy(ids), self._params())
+        elif ids.size:
             self._batch.reset(np.ascontiguousarray(ids, dtype=np.int64), *self._params())
 
     def reload(self, seeds, env_ids=None) -> None:
@@ -204,6 +248,8 @@ class Atari:
         Raises:
             ValueError: bad seeds or env ids.
         """
+        if self._cuda is not None:
+            raise NotImplementedError("not yet available on the CUDA backend; use device='cpu'")
         ids = (np.arange(self.num_envs, dtype=np.int64) if env_ids is None
                else np.unique(_as_index_array(env_ids, "env_ids", self.num_envs)))
         k = int(ids.size)
@@ -225,7 +271,7 @@ class Atari:
             others = np.setdiff1d(np.arange(self.num_envs), ids)
             keep = (others, self.clone_state(others))
         n = self.num_envs
-        self._batch.load(all_seeds, np.full(n, self.rom.info["default_mode"], np.uint8), np.zeros(n, np.uint8),
+        self._batch.load(all_seeds, np.full(n, self.rom.info["default_mode"], np.uint16), np.zeros(n, np.uint8),
                          *self._params())
         self.seeds = self.seeds.copy()
         self.seeds[ids] = s
@@ -250,6 +296,8 @@ class Atari:
         struct layout: restore them with the same cule version.
         Raises ValueError for bad env ids.
         """
+        if self._cuda is not None:
+            raise NotImplementedError("not yet available on the CUDA backend; use device='cpu'")
         ids = (np.arange(self.num_envs, dtype=np.int64) if env_ids is None
                else _as_index_array(env_ids, "env_ids", self.num_envs))
         consoles, fbs = self._batch.state_views()
@@ -276,6 +324,8 @@ class Atari:
             ValueError: a state of another game, format or build, or env ids that do not
                 match the snapshot's rows.
         """
+        if self._cuda is not None:
+            raise NotImplementedError("not yet available on the CUDA backend; use device='cpu'")
         if not isinstance(state, dict) or state.get("format") != "cule.Atari/1":
             raise ValueError("state must be a dict returned by cule.Atari.clone_state")
         if state["game"] != self.game or state["md5"] != self.rom.info["md5"]:
@@ -302,12 +352,16 @@ class Atari:
     @property
     def ram(self) -> torch.Tensor:
         """uint8 tensor [num_envs, 128]: the RIOT RAM ($80-$FF), as ALE's getRAM."""
+        if self._cuda is not None:
+            return self._cuda.ram()
         out = np.empty((self.num_envs, 128), dtype=np.uint8)
         self._batch.read_ram(out)
         return torch.from_numpy(out)
 
     def screen_rgb(self) -> torch.Tensor:
         """uint8 tensor [num_envs, H, W, 3] of the last frame, as ALE's getScreenRGB."""
+        if self._cuda is not None:
+            return self._cuda.screen_rgb()
         h, w = self.screen_shape
         out = np.empty((self.num_envs, h, w, 3), dtype=np.uint8)
         self._batch.screen_rgb(out)
@@ -315,12 +369,16 @@ class Atari:
 
     def screen_grayscale(self) -> torch.Tensor:
         """uint8 tensor [num_envs, H, W] of the last frame, as ALE's getScreenGrayscale."""
+        if self._cuda is not None:
+            return self._cuda.screen_grayscale()
         h, w = self.screen_shape
         out = np.empty((self.num_envs, h, w), dtype=np.uint8)
         self._batch.screen_grayscale(out)
         return torch.from_numpy(out)
 
     def _info(self):
+        if self._cuda is not None:
+            return self._cuda.info()
         n = self.num_envs
         lives = np.empty(n, np.int32)
         term = np.empty(n, np.uint8)
@@ -333,27 +391,27 @@ class Atari:
     @property
     def lives(self) -> torch.Tensor:
         """int32 tensor [num_envs]: ALE ``lives()`` (0 for games without lives)."""
-        return torch.from_numpy(self._info()[0])
+        return torch.as_tensor(self._info()[0])
 
     @property
     def terminated(self) -> torch.Tensor:
         """bool tensor [num_envs]: the game is over (ALE ``game_over(with_truncation=False)``)."""
-        return torch.from_numpy(self._info()[1].astype(bool))
+        return torch.as_tensor(self._info()[1]).bool()
 
     @property
     def truncated(self) -> torch.Tensor:
         """bool tensor [num_envs]: the episode reached max_num_frames_per_episode (ALE ``game_truncated``)."""
-        return torch.from_numpy(self._info()[2].astype(bool))
+        return torch.as_tensor(self._info()[2]).bool()
 
     @property
     def episode_frame_number(self) -> torch.Tensor:
         """int32 tensor [num_envs]: frames emulated in this episode (ALE ``getEpisodeFrameNumber``)."""
-        return torch.from_numpy(self._info()[3])
+        return torch.as_tensor(self._info()[3])
 
     @property
     def frame_number(self) -> torch.Tensor:
         """int32 tensor [num_envs]: frames emulated since the ROM was loaded (ALE ``getFrameNumber``)."""
-        return torch.from_numpy(self._info()[4])
+        return torch.as_tensor(self._info()[4])
 
     def __repr__(self) -> str:
         return (f"cule.Atari({self.game!r}, num_envs={self.num_envs}, device={str(self.device)!r}, "

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# One command for a GPU machine: build cule with CUDA, run the CUDA tests and the
+# benchmark, and write a log and a JSON of figures to the folder given as argument.
+#
+#   bash scripts/gpu_check.sh /path/to/out
+#
+# Downloads nothing: it uses the Python found on the machine (3.10+, with torch,
+# pybind11, setuptools, numpy).  Missing packages (ale-py, gymnasium, tqdm, pytest ...)
+# are installed from wheels in ./.whl if that folder exists (prepared beforehand with
+# `pip download`).  Budget: under 8 minutes on one H200 machine.
+set -uo pipefail
+OUT="${1:?usage: scripts/gpu_check.sh OUTDIR}"
+mkdir -p "$OUT"
+LOG="$OUT/gpu_check.log"
+cd "$(dirname "$0")/.."
+exec > >(tee -a "$LOG") 2>&1
+echo "== $(date -Iseconds) gpu_check on $(hostname)"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv || true
+PY="${PYTHON:-python3}"
+if [ -d .whl ]; then
+  "$PY" -m pip install -q --no-index --no-deps --no-compile --target /tmp/cule-site .whl/*.whl && \
+    export PYTHONPATH="/tmp/cule-site${PYTHONPATH:+:$PYTHONPATH}"
+fi
+echo "== build (CULE_CUDA=1)"
+t0=$(date +%s)
+CULE_CUDA=1 CULE_CUDA_ARCHS="${CULE_CUDA_ARCHS:-90}" "$PY" setup.py build_ext --inplace -j 8 > "$OUT/build.log" 2>&1
+rc=$?
+echo "build rc=$rc in $(( $(date +%s) - t0 )) s"
+[ $rc -eq 0 ] || { tail -40 "$OUT/build.log"; exit $rc; }
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
+"$PY" -c "import cule, torch; print(cule.build_info(), torch.cuda.get_device_name(0))"
+echo "== CUDA tests"
+timeout 240 "$PY" -m pytest -q -x tests/test_cuda.py -p no:cacheprovider 2>&1 | tail -15
+echo "== benchmark"
+timeout 240 "$PY" -m cule.benchmark --backends cule-cuda cule-cpu ale-vector --games pong \
+  --num-envs 1024 4096 16384 65536 --modes emulation pipeline --warmup 1 --window 2 --windows 3 \
+  --out-dir "$OUT" 2>&1 | tail -30
+"$PY" - "$OUT" <<'PYEOF'
+import json, sys, torch, cule
+out = sys.argv[1]
+summary = {"build": cule.build_info(), "gpu": torch.cuda.get_device_name(0)}
+try:
+    summary["benchmark"] = json.load(open(f"{out}/benchmark.json"))["speedups"]
+except Exception as e:  # noqa: BLE001
+    summary["benchmark_error"] = repr(e)
+json.dump(summary, open(f"{out}/gpu_check.json", "w"), indent=2)
+print("wrote", f"{out}/gpu_check.json")
+PYEOF
