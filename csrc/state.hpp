@@ -24,6 +24,7 @@ constexpr int kFrameBufferBytes = 160 * kFrameBufferLines;
 
 enum CartType : uint8_t {
   CART_2K = 0, CART_4K, CART_F8, CART_F6, CART_F8_SWAPPED,
+  CART_E0, CART_FE, CART_F6SC, CART_F8SC, CART_DPC,
   CART_COUNT
 };
 
@@ -114,6 +115,7 @@ struct GameVars {
   int32_t lives;
   uint8_t terminal;
   uint8_t started;
+  int32_t aux[4];            // further per-game variables (each game's header says which)
 };
 
 struct Console {
