@@ -29,7 +29,7 @@ struct Bus {
   CULE_BUS uint8_t peek(uint16_t addr) {
     uint16_t a = addr & 0x1FFF;
     uint8_t v;
-    if (a & 0x1000) v = cart_peek(c, m.g.cart_type, m.rom, a);
+    if (a & 0x1000) v = cart_peek(c, m.g.cart_type, m.rom, addr);
     else if ((a & 0x0280) == 0x0080) v = c.riot.ram[a & 0x7F];
     else if (!(a & 0x0080)) v = tia_peek(c, m.g, m.fb(), a);
     else v = riot_peek(c, m.g, a);
@@ -39,7 +39,7 @@ struct Bus {
   }
   CULE_BUS void poke(uint16_t addr, uint8_t v) {
     uint16_t a = addr & 0x1FFF;
-    if (a & 0x1000) cart_poke(c, m.g.cart_type, a, v);
+    if (a & 0x1000) cart_poke(c, m.g.cart_type, addr, v);
     else if ((a & 0x0280) == 0x0080) c.riot.ram[a & 0x7F] = v;
     else if (!(a & 0x0080)) tia_poke(m, a, v);
     else riot_poke(c, a, v);

@@ -24,6 +24,7 @@ constexpr int kFrameBufferBytes = 160 * kFrameBufferLines;
 
 enum CartType : uint8_t {
   CART_2K = 0, CART_4K, CART_F8, CART_F6, CART_F8_SWAPPED,
+  CART_E0, CART_FE, CART_F6SC, CART_F8SC, CART_DPC,
   CART_COUNT
 };
 

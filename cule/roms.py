@@ -18,7 +18,7 @@ from ._rom_table import ROMS
 from ._game_ids import GAME_IDS as _GAME_IDS
 
 # Cartridge types the native core implements (csrc/state.hpp CartType).
-_CART_TYPES = {"2K": 0, "4K": 1, "F8": 2, "F6": 3}
+_CART_TYPES = {"2K": 0, "4K": 1, "F8": 2, "F6": 3, "E0": 5, "FE": 6, "F6SC": 7, "F8SC": 8, "DPC": 9}
 
 _MD5_TO_GAME = {info["md5"]: name for name, info in ROMS.items()}
 
