@@ -22,32 +22,112 @@ struct Machine {
 
 CULE_HD void tia_poke(Machine& m, uint16_t addr, uint8_t value);
 
+#if defined(__CUDACC__)
+#define CULE_NOINLINE __device__ __host__ __noinline__
+#else
+#define CULE_NOINLINE __attribute__((noinline))
+#endif
+
+// ---- the bus as the CPU sees it while it runs a frame ----
+//
+// The common accesses (ROM fetches, RIOT RAM) are inlined into the CPU loop and work
+// on copies held in the Bus (a local of run_frame, so they live in registers): the
+// cycle counter, the last value on the data bus and whether the last access was a
+// read.  Everything else (TIA, RIOT I/O, bank-switching hotspots, any other mapper)
+// goes through an out-of-line call that first writes those copies back to the
+// console, so the devices see exactly the state they would see otherwise.
+
+// TIA or RIOT register read (address already reduced to 13 bits).
+CULE_NOINLINE uint8_t bus_io_peek(Machine& m, uint16_t a) {
+  Console& c = m.c;
+  return (a & 0x0080) ? riot_peek(c, m.g, a) : tia_peek(c, m.g, m.fb(), a);
+}
+
+CULE_NOINLINE void bus_io_poke(Machine& m, uint16_t a, uint8_t v) {
+  if (a & 0x0080) riot_poke(m.c, a, v);
+  else tia_poke(m, a, v);
+}
+
+CULE_NOINLINE uint8_t bus_cart_peek(Machine& m, uint16_t a) {
+  return cart_peek(m.c, m.g.cart_type, m.rom, a);
+}
+
+CULE_NOINLINE void bus_cart_poke(Machine& m, uint16_t a, uint8_t v) {
+  cart_poke(m.c, m.g.cart_type, a, v);
+}
+
+// Mappers whose ROM reads below $xFF0 are a plain read of the current 4K bank (2K
+// images are mirrored): the Bus reads those directly.  Their hotspots all lie in
+// $xFF6-$xFF9, so any access at $xFF0 and up goes through cart_peek.
+CULE_HD bool cart_is_plain(uint8_t type) {
+  return type == CART_2K || type == CART_4K || type == CART_F8 || type == CART_F8_SWAPPED || type == CART_F6;
+}
+
 struct Bus {
   Machine& m;
-  Console& c;
-  CULE_HD explicit Bus(Machine& mm) : m(mm), c(mm.c) {}
+  uint8_t* ram;              // RIOT RAM
+  const uint8_t* bank;       // current 4K bank of a plain mapper
+  uint32_t rom_mask;         // 0x7FF for 2K images, else 0xFFF
+  uint32_t cycles;           // the console's cycle counter, kept here during a run
+  uint8_t data_bus;
+  uint8_t last_read;
+  uint8_t stop;
+  uint8_t plain;             // cart_is_plain(cart type)
+
+  CULE_HD explicit Bus(Machine& mm)
+      : m(mm), ram(mm.c.riot.ram), bank(mm.rom), rom_mask(mm.g.cart_type == CART_2K ? 0x7FFu : 0xFFFu),
+        cycles(mm.c.cycles), data_bus(mm.c.data_bus), last_read(mm.c.last_access_read), stop(mm.c.stop),
+        plain(cart_is_plain(mm.g.cart_type) ? 1 : 0) {
+    refresh_bank();
+  }
+
+  CULE_FI void refresh_bank() { bank = m.rom + (uint32_t)m.c.cart.bank * 4096u; }
+  // Write the copies back to the console (before a device call, and at the end).
+  CULE_FI void store() {
+    Console& c = m.c;
+    c.cycles = cycles;
+    c.data_bus = data_bus;
+    c.last_access_read = last_read;
+  }
+
   CULE_FI uint8_t peek(uint16_t addr) {
-    uint16_t a = addr & 0x1FFF;
     uint8_t v;
-    if (a & 0x1000) v = cart_peek(c, m.g.cart_type, m.rom, a);
-    else if ((a & 0x0280) == 0x0080) v = c.riot.ram[a & 0x7F];
-    else if (!(a & 0x0080)) v = tia_peek(c, m.g, m.fb(), a);
-    else v = riot_peek(c, m.g, a);
-    c.data_bus = v;
-    c.last_access_read = 1;
+    if (addr & 0x1000) {
+      if (plain && (addr & 0x0FF0) != 0x0FF0) {
+        v = bank[addr & rom_mask];
+      } else {
+        store();
+        v = bus_cart_peek(m, (uint16_t)(addr & 0x1FFF));
+        refresh_bank();
+      }
+    } else if ((addr & 0x0280) == 0x0080) {
+      v = ram[addr & 0x7F];
+    } else {
+      store();
+      v = bus_io_peek(m, (uint16_t)(addr & 0x1FFF));
+    }
+    data_bus = v;
+    last_read = 1;
     return v;
   }
   CULE_FI void poke(uint16_t addr, uint8_t v) {
-    uint16_t a = addr & 0x1FFF;
-    if (a & 0x1000) cart_poke(c, m.g.cart_type, a, v);
-    else if ((a & 0x0280) == 0x0080) c.riot.ram[a & 0x7F] = v;
-    else if (!(a & 0x0080)) tia_poke(m, a, v);
-    else riot_poke(c, a, v);
-    c.data_bus = v;
-    c.last_access_read = 0;
+    if (addr & 0x1000) {
+      store();
+      bus_cart_poke(m, (uint16_t)(addr & 0x1FFF), v);
+      refresh_bank();
+    } else if ((addr & 0x0280) == 0x0080) {
+      ram[addr & 0x7F] = v;
+    } else {
+      store();
+      bus_io_poke(m, (uint16_t)(addr & 0x1FFF), v);
+      cycles = m.c.cycles;   // WSYNC moves the clock
+      stop = m.c.stop;
+    }
+    data_bus = v;
+    last_read = 0;
   }
-  CULE_FI void add_cycles(uint32_t n) { c.cycles += n; }
-  CULE_FI bool stopped() const { return c.stop != 0; }
+  CULE_FI void add_cycles(uint32_t n) { cycles += n; }
+  CULE_FI bool stopped() const { return stop != 0; }
 };
 
 // Stella TIA::poke(): every write first catches the picture up (plus the register's
@@ -277,6 +357,7 @@ CULE_HD void system_reset(Machine& m, bool pal, uint16_t height) {
   cart_reset(c, m.g);
   Bus bus(m);
   cpu_reset(c.cpu, bus);
+  bus.store();
   c.last_access_read = 1;
 }
 
@@ -313,6 +394,7 @@ CULE_HD void run_frame(Machine& m) {
   c.stop = 0;
   Bus bus(m);
   cpu_run(c.cpu, bus, 25000);
+  bus.store();
   uint32_t total = c.cycles * 3 - (uint32_t)t.clk_frame_start;
   t.current_scanline = (int32_t)(total / kClocksPerLine);
   if (t.partial_frame) {
