@@ -130,16 +130,28 @@ struct Bus {
   CULE_FI bool stopped() const { return stop != 0; }
 };
 
+// TIA write addresses after which the picture stays the same, whenever they are
+// drawn: WSYNC/RSYNC, the audio registers, HMP0, HMP1, HMM1, HMBL, HMCLR (motion
+// values only matter at HMOVE) and the unused addresses.  HMM0 is not among them: a
+// write can arm Cosmic Ark's missile trick, which acts at line starts.
+constexpr uint64_t kTiaNoCatchUp = (1ull << 0x02) | (1ull << 0x03) | (0x3Full << 0x15) | (1ull << 0x20) |
+                                   (1ull << 0x21) | (1ull << 0x23) | (1ull << 0x24) | (1ull << 0x2B) |
+                                   (0x7FFFFull << 0x2D);
+
 // Stella TIA::poke(): every write first catches the picture up (plus the register's
-// write delay), then takes effect.
+// write delay), then takes effect.  Drawing is lazy and its result does not depend
+// on where it is split, so the catch-up is left to the next access for writes that
+// change nothing the picture depends on.
 CULE_HD void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
   Console& c = m.c;
   TiaState& t = c.tia;
   addr &= 0x003f;
   const int clock = (int)(c.cycles * 3);
   const int hpos = (clock - t.clk_frame_start) % kClocksPerLine;
-  tia_update_frame(c, m.fb(), clock + tia_write_delay(addr, hpos));
-  if ((clock - t.clk_frame_start) / kClocksPerLine > t.max_scanlines) {
+  const bool last_line = (clock - t.clk_frame_start) / kClocksPerLine > t.max_scanlines;
+  if (last_line || !((kTiaNoCatchUp >> addr) & 1u)) tia_update_frame(c, m.fb(), clock + tia_write_delay(addr, hpos));
+  else t.clk_pending = clock;
+  if (last_line) {
     c.stop = 1;
     t.partial_frame = 0;
   }
@@ -372,6 +384,7 @@ CULE_HD void frame_start(Machine& m) {
   t.clk_disp_start = t.clk_frame_start + kClocksPerLine * t.ystart;
   t.clk_disp_stop = t.clk_disp_start + kClocksPerLine * t.height;
   t.clk_last_update = t.clk_disp_start;
+  t.clk_pending = t.clk_frame_start;
   t.clks_to_eol = kClocksPerLine;
   t.fb_pos = 0;
   if (t.color_loss) {
@@ -398,6 +411,8 @@ CULE_HD void run_frame(Machine& m) {
   uint32_t total = c.cycles * 3 - (uint32_t)t.clk_frame_start;
   t.current_scanline = (int32_t)(total / kClocksPerLine);
   if (t.partial_frame) {
+    // Stopped by the instruction limit: draw what Stella would have drawn by now.
+    tia_update_frame(c, m.fb(), t.clk_pending);
     if (!t.frame_greyed) tia_grey_out(c, m.fb());
     t.frame_greyed = 1;
   } else {

@@ -115,6 +115,7 @@ CULE_HD void tia_frame_reset(Console& c, uint8_t* fbs) {
   t.clk_disp_start = t.clk_frame_start + start_offset;
   t.clk_disp_stop = t.clk_frame_start + stop_offset;
   t.clk_last_update = t.clk_frame_start;
+  t.clk_pending = t.clk_frame_start;
   t.clks_to_eol = kClocksPerLine;
   t.vsync_finish_clk = 0x7FFFFFFF;
   t.scanline_count_last = 0;
@@ -170,6 +171,7 @@ CULE_HD void tia_cycles_reset(Console& c) {
   t.clk_disp_start -= clocks;
   t.clk_disp_stop -= clocks;
   t.clk_last_update -= clocks;
+  t.clk_pending -= clocks;
   t.vsync_finish_clk -= clocks;
   t.last_hmove_clk -= clocks;
 }
@@ -478,7 +480,9 @@ CULE_HD uint8_t tia_read_pot(Console& c, const GameConfig& g, int port, Pin pin,
 }
 
 CULE_HD uint8_t tia_peek(Console& c, const GameConfig& g, uint8_t* fb, uint16_t addr) {
-  tia_update_frame(c, fb, (int)(c.cycles * 3));
+  // Only the collision latches depend on the picture drawn so far.
+  if (!(addr & 0x08)) tia_update_frame(c, fb, (int)(c.cycles * 3));
+  else c.tia.clk_pending = (int32_t)(c.cycles * 3);
   const uint16_t col = c.tia.collision;
   const uint8_t noise = c.data_bus & 0x3F;
   switch (addr & 0x0f) {
