@@ -297,7 +297,8 @@ CULE_HD uint64_t playfield_line(uint32_t pf, int reflect) {
   return (uint64_t)left | ((uint64_t)right << 20);
 }
 
-// Fill len (0..64) bytes with v.
+// Fill len (>= 0) bytes with v.  Short fills are the rule here, where a library
+// memset call costs more than the stores.
 CULE_FI void tia_fill(uint8_t* p, uint8_t v, int len) {
   const uint64_t v8 = 0x0101010101010101ull * v;
   while (len >= 8) { memcpy(p, &v8, 8); p += 8; len -= 8; }
@@ -311,13 +312,12 @@ CULE_HD void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
   uint8_t* out = fb + t.fb_pos;
   t.fb_pos += (uint32_t)count;
   if (t.vblank & 0x02) {
-    for (int i = 0; i < count; ++i) out[i] = 0;
+    tia_fill(out, 0, count);
     return;
   }
   const uint8_t objs = t.enabled;
   if (objs == 0) {
-    const uint8_t bk = t.colubk;
-    for (int i = 0; i < count; ++i) out[i] = bk;
+    tia_fill(out, t.colubk, count);
     return;
   }
   const uint8_t ps = t.prio_score;
@@ -391,7 +391,15 @@ CULE_HD void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
       const uint64_t diff = (l ^ (0ull - (l & 1u))) | (h ^ (0ull - (h & 1u)));
       int len = n - i;
       if (diff) { const int z = tia_ctz64(diff); if (z < len) len = z; }
-      tia_fill(out + i, (uint8_t)(cols >> (8 * idx)), len);
+      const uint8_t v = (uint8_t)(cols >> (8 * idx));
+      if (i + ((len + 7) & ~7) <= n) {
+        // Whole 8-byte stores; the last one may run into the next run, which is
+        // written afterwards, but never past the window.
+        const uint64_t v8 = 0x0101010101010101ull * v;
+        for (int j = 0; j < len; j += 8) memcpy(out + i + j, &v8, 8);
+      } else {
+        tia_fill(out + i, v, len);
+      }
       i += len;
     }
     out += n;
@@ -427,8 +435,8 @@ CULE_HD void tia_update_frame(Console& c, uint8_t* fb, int clock) {
     uint32_t line_pos = t.fb_pos;
     if (todo != 0) tia_draw_pixels(t, fb, todo, from_sol - kHBlank);
     if (t.hmove_blank && from_sol < kHBlank + 8) {
-      int blanks = (kHBlank + 8) - from_sol;
-      for (int i = 0; i < blanks; ++i) fb[line_pos + i] = 0;
+      int blanks = (kHBlank + 8) - from_sol;   // 1..8
+      tia_fill(fb + line_pos, 0, blanks);
       if (todo + from_sol >= kHBlank + 8) t.hmove_blank = 0;
     }
     if (t.clks_to_eol == kClocksPerLine) {
