@@ -383,24 +383,27 @@ CULE_HD void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
                          ((m0 & bl) ? 0x0200 : 0) | ((m1 & pf) ? 0x0400 : 0) | ((m1 & bl) ? 0x0800 : 0) |
                          ((bl & pf) ? 0x1000 : 0) | ((p0 & p1) ? 0x2000 : 0) | ((m0 & m1) ? 0x4000 : 0));
     }
-    // Write the window run by run (a run: pixels with the same colour index).
-    int i = 0;
-    while (i < n) {
-      const uint64_t l = lo >> i, h = hi >> i;
-      const uint32_t idx = (uint32_t)(l & 1u) | ((uint32_t)(h & 1u) << 1);
-      const uint64_t diff = (l ^ (0ull - (l & 1u))) | (h ^ (0ull - (h & 1u)));
-      int len = n - i;
-      if (diff) { const int z = tia_ctz64(diff); if (z < len) len = z; }
+    // Write the window run by run (a run: pixels with the same colour index).  Bit i
+    // of `edges` marks a run starting at pixel i > 0; walking those bits keeps the
+    // loop's only carried dependency short.
+    uint64_t edges = ((lo ^ (lo << 1)) | (hi ^ (hi << 1))) & live & ~1ull;
+    int start = 0;
+    for (;;) {
+      const int end = edges ? tia_ctz64(edges) : n;
+      const uint32_t idx = (uint32_t)((lo >> start) & 1u) | ((uint32_t)((hi >> start) & 1u) << 1);
       const uint8_t v = (uint8_t)(cols >> (8 * idx));
-      if (i + ((len + 7) & ~7) <= n) {
+      const int len = end - start;
+      if (start + ((len + 7) & ~7) <= n) {
         // Whole 8-byte stores; the last one may run into the next run, which is
         // written afterwards, but never past the window.
         const uint64_t v8 = 0x0101010101010101ull * v;
-        for (int j = 0; j < len; j += 8) memcpy(out + i + j, &v8, 8);
+        for (int j = 0; j < len; j += 8) memcpy(out + start + j, &v8, 8);
       } else {
-        tia_fill(out + i, v, len);
+        tia_fill(out + start, v, len);
       }
-      i += len;
+      if (!edges) break;
+      edges &= edges - 1;
+      start = end;
     }
     out += n;
     x += n;
