@@ -10,6 +10,9 @@
 // TIA, exactly when Stella does, so frames and collisions come out the same.
 #pragma once
 #include <string.h>
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+#include <emmintrin.h>
+#endif
 
 #include "state.hpp"
 #include "controls.hpp"
@@ -297,6 +300,41 @@ CULE_HD uint64_t playfield_line(uint32_t pf, int reflect) {
   return (uint64_t)left | ((uint64_t)right << 20);
 }
 
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+#define CULE_TIA_SSE2 1
+// Host builds with SSE2 (every x86-64): write pixels [0, n & ~15) of a window from
+// its colour index bits; returns the number of pixels written.
+inline int tia_write16(uint8_t* out, uint64_t lo, uint64_t hi, uint32_t cols, int n) {
+  const __m128i bits = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
+  const __m128i k0 = _mm_set1_epi8((char)cols);
+  const __m128i k01 = _mm_xor_si128(k0, _mm_set1_epi8((char)(cols >> 8)));
+  const __m128i k2 = _mm_set1_epi8((char)(cols >> 16));
+  const __m128i k23 = _mm_xor_si128(k2, _mm_set1_epi8((char)(cols >> 24)));
+  int i = 0;
+  for (; i + 16 <= n; i += 16) {
+    // Bytes 0-7 hold the low byte of the 16 index bits, bytes 8-15 the high byte;
+    // comparing each byte's own bit against the bit pattern gives 0xFF / 0x00.
+    __m128i l = _mm_cvtsi32_si128((int)((lo >> i) & 0xFFFFu));
+    __m128i h = _mm_cvtsi32_si128((int)((hi >> i) & 0xFFFFu));
+    l = _mm_unpacklo_epi8(l, l);
+    h = _mm_unpacklo_epi8(h, h);
+    l = _mm_unpacklo_epi16(l, l);
+    h = _mm_unpacklo_epi16(h, h);
+    l = _mm_unpacklo_epi32(l, l);
+    h = _mm_unpacklo_epi32(h, h);
+    const __m128i ml = _mm_cmpeq_epi8(_mm_and_si128(l, bits), bits);
+    const __m128i mh = _mm_cmpeq_epi8(_mm_and_si128(h, bits), bits);
+    const __m128i low = _mm_xor_si128(k0, _mm_and_si128(k01, ml));    // index 0 or 1
+    const __m128i high = _mm_xor_si128(k2, _mm_and_si128(k23, ml));   // index 2 or 3
+    const __m128i v = _mm_xor_si128(low, _mm_and_si128(_mm_xor_si128(low, high), mh));
+    _mm_storeu_si128((__m128i*)(out + i), v);
+  }
+  return i;
+}
+#else
+#define CULE_TIA_SSE2 0
+#endif
+
 // Fill len (>= 0) bytes with v.  Short fills are the rule here, where a library
 // memset call costs more than the stores.
 CULE_FI void tia_fill(uint8_t* p, uint8_t v, int len) {
@@ -388,6 +426,15 @@ CULE_HD void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
     // loop's only carried dependency short.
     uint64_t edges = ((lo ^ (lo << 1)) | (hi ^ (hi << 1))) & live & ~1ull;
     int start = 0;
+#if CULE_TIA_SSE2
+    if (edges && n >= 16) {
+      // Several runs: sixteen pixels at a time, each byte picking its colour by its
+      // two index bits, without branches on the picture's content.
+      start = tia_write16(out, lo, hi, cols, n);
+      edges &= ~0ull << start;
+      // The first run of the rest starts at `start` whether or not it is an edge.
+    }
+#endif
     for (;;) {
       const int end = edges ? tia_ctz64(edges) : n;
       const uint32_t idx = (uint32_t)((lo >> start) & 1u) | ((uint32_t)((hi >> start) & 1u) << 1);
