@@ -11,7 +11,7 @@ from setuptools import setup
 HERE = os.path.dirname(os.path.abspath(__file__))
 CSRC = os.path.join("csrc")
 
-extra = ["-O3", "-fno-strict-aliasing"]
+extra = ["-O3", "-fno-strict-aliasing", "-fno-tree-loop-distribute-patterns"]
 if os.environ.get("CULE_NATIVE", "0") == "1":
     extra.append("-march=native")
 
