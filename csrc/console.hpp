@@ -20,7 +20,7 @@ struct Machine {
   CULE_HD uint8_t* fb() { return fbs + (c.tia.cur_buf ? kFrameBufferBytes : 0); }
 };
 
-CULE_HD void tia_poke(Machine& m, uint16_t addr, uint8_t value);
+CULE_FI void tia_poke(Machine& m, uint16_t addr, uint8_t value);
 
 #if defined(__CUDACC__)
 #define CULE_NOINLINE __device__ __host__ __noinline__
@@ -143,7 +143,7 @@ constexpr uint64_t kTiaNoCatchUp = (1ull << 0x02) | (1ull << 0x03) | (0x3Full <<
 // write delay), then takes effect.  Drawing is lazy and its result does not depend
 // on where it is split, so the catch-up is left to the next access for writes that
 // change nothing the picture depends on.
-CULE_HD void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
+CULE_FI void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
   Console& c = m.c;
   TiaState& t = c.tia;
   addr &= 0x003f;
@@ -324,10 +324,11 @@ CULE_HD void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
     case 0x2A: {  // HMOVE
       const int x = hpos / 3;
       if (t.allow_hmove_blanks && (x <= 20 || x == 75)) t.hmove_blank = 1;
+      const HmoveStrobe strobe = hmove_strobe(x);
       int16_t* pos[5] = {&t.posp0, &t.posp1, &t.posm0, &t.posm1, &t.posbl};
       const int8_t hm[5] = {t.hmp0, t.hmp1, t.hmm0, t.hmm1, t.hmbl};
       for (int i = 0; i < 5; ++i) {
-        int p = *pos[i] + hmove_motion(x, hm[i]);
+        int p = *pos[i] + hmove_apply(strobe, hm[i]);
         if (p >= 160) p -= 160; else if (p < 0) p += 160;
         *pos[i] = (int16_t)p;
       }

@@ -63,24 +63,44 @@ CULE_HD int wrap160(int v) { v %= 160; return v < 0 ? v + 160 : v; }
 // motion register value hm (0..15).  Hardware behaviour (the extra clocks HMOVE feeds
 // the position counters, and how many of them a strobe late in the line still gets),
 // in the form Stella 2.x tabulates it, expressed here in closed form.
-CULE_HD int hmove_motion(int x, int hm) {
-  int nominal = (hm < 8) ? -hm : 16 - hm;   // 0..-7 left, +8..+1 right
+// What a strobe at cycle x does to every object's motion (the part of hmove_motion
+// that depends on x only, so one HMOVE works it out once for its five objects).
+struct HmoveStrobe {
+  int8_t kind;   // 0: at least `k` pixels; 1: no motion; 2: nominal; 3: late strobe, `k` clocks
+  int8_t k;
+};
+
+CULE_HD HmoveStrobe hmove_strobe(int x) {
   if (x <= 20) {
     // Strobes during HBLANK: motion is at least the clocks that are still to come.
     const int lim = (x < 4) ? -7 : (x < 5) ? -6 : (x < 7) ? -5 : (x < 8) ? -4 : (x < 9) ? -3 :
                     (x < 11) ? -2 : (x < 12) ? -1 : (x < 13) ? 0 : (x < 15) ? 1 : (x < 16) ? 2 :
                     (x < 17) ? 3 : (x < 19) ? 4 : (x < 20) ? 5 : 6;
-    return nominal < lim ? lim : nominal;
+    return HmoveStrobe{0, (int8_t)lim};
   }
-  if (x < 55) return 0;
-  if (x == 75) return nominal;
+  if (x < 55) return HmoveStrobe{1, 0};
+  if (x == 75) return HmoveStrobe{2, 0};
   // Strobes late in the line: the extra clocks spill into the next line's HBLANK.
   const int late = (x < 57) ? x - 54 : (x < 59) ? 3 : (x < 61) ? x - 55 : (x < 63) ? 6 :
                    (x < 65) ? x - 56 : (x < 67) ? 9 : (x < 69) ? x - 57 : (x < 71) ? 12 :
                    (x < 73) ? x - 58 : 15;
-  int v = (hm ^ 8) + late - 15;
-  return v > 0 ? -v : 0;
+  return HmoveStrobe{3, (int8_t)late};
 }
+
+CULE_HD int hmove_apply(HmoveStrobe s, int hm) {
+  const int nominal = (hm < 8) ? -hm : 16 - hm;   // 0..-7 left, +8..+1 right
+  switch (s.kind) {
+    case 0: return nominal < s.k ? s.k : nominal;
+    case 1: return 0;
+    case 2: return nominal;
+    default: {
+      const int v = (hm ^ 8) + s.k - 15;
+      return v > 0 ? -v : 0;
+    }
+  }
+}
+
+CULE_HD int hmove_motion(int x, int hm) { return hmove_apply(hmove_strobe(x), hm); }
 
 // ---- mask snapshots (where Stella would re-point its mask tables) ----
 
