@@ -67,7 +67,8 @@ struct Bus {
   Machine& m;
   uint8_t* ram;              // RIOT RAM
   const uint8_t* bank;       // current 4K bank of a plain mapper
-  uint32_t plain_end;        // $FF0 for a plain mapper, else 0: ROM offsets below it are read directly
+  uint16_t plain_end;        // $FF0 for a plain mapper, else 0: ROM offsets below it are read directly
+                             // (16 bits, so the compiler drops the test for page 0 and 1 addresses)
   uint32_t rom_mask;         // 0x7FF for 2K images, else 0xFFF
   uint32_t cycles;           // the console's cycle counter, kept here during a run
   uint8_t data_bus;
@@ -75,7 +76,7 @@ struct Bus {
   uint8_t stop;
 
   CULE_HD explicit Bus(Machine& mm)
-      : m(mm), ram(mm.c.riot.ram), bank(mm.rom), plain_end(cart_is_plain(mm.g.cart_type) ? 0xFF0u : 0u),
+      : m(mm), ram(mm.c.riot.ram), bank(mm.rom), plain_end((uint16_t)(cart_is_plain(mm.g.cart_type) ? 0xFF0u : 0u)),
         rom_mask(mm.g.cart_type == CART_2K ? 0x7FFu : 0xFFFu), cycles(mm.c.cycles), data_bus(mm.c.data_bus),
         last_read(mm.c.last_access_read), stop(mm.c.stop) {
     refresh_bank();
@@ -95,7 +96,7 @@ struct Bus {
     // Offset into the cartridge's 4K window; wraps to a large value below $1000, so
     // one compare tells a plain ROM read.
     const uint32_t rom_off = (uint32_t)(addr & 0x1FFF) - 0x1000u;
-    if (rom_off < plain_end) {
+    if (rom_off < (uint32_t)plain_end) {
       v = bank[rom_off & rom_mask];
     } else if (addr & 0x1000) {
       store();
