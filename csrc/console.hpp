@@ -132,6 +132,31 @@ struct Bus {
   CULE_FI bool stopped() const { return stop != 0; }
 };
 
+// True when a write to a graphics register would leave the TIA's state exactly as it
+// is (same value, and no side effect such as GRPx's vertical-delay copies).
+CULE_FI bool tia_write_unchanged(const TiaState& t, uint16_t addr, uint8_t value) {
+  switch (addr) {
+    case 0x06: return tia_colour_value(t, value) == t.colup0;                           // COLUP0
+    case 0x07: return tia_colour_value(t, value) == t.colup1;                           // COLUP1
+    case 0x08: return tia_colour_value(t, value) == t.colupf;                           // COLUPF
+    case 0x09: return tia_colour_value(t, value) == t.colubk;                           // COLUBK
+    case 0x0B: return ((value & 0x08) ? 1 : 0) == t.refp0;                              // REFP0
+    case 0x0C: return ((value & 0x08) ? 1 : 0) == t.refp1;                              // REFP1
+    case 0x0D: return ((t.pf & 0x000FFFF0u) | ((value >> 4) & 0x0Fu)) == t.pf;          // PF0
+    case 0x0E: return ((t.pf & 0x000FF00Fu) | ((uint32_t)value << 4)) == t.pf;          // PF1
+    case 0x0F: return ((t.pf & 0x00000FFFu) | ((uint32_t)value << 12)) == t.pf;        // PF2
+    case 0x1B: return value == t.grp0 && t.dgrp1 == t.grp1;                             // GRP0
+    case 0x1C: return value == t.grp1 && t.dgrp0 == t.grp0 && t.denabl == t.enabl;      // GRP1
+    case 0x1D: return ((value & 0x02) ? 1 : 0) == t.enam0;                              // ENAM0
+    case 0x1E: return ((value & 0x02) ? 1 : 0) == t.enam1;                              // ENAM1
+    case 0x1F: return ((value & 0x02) ? 1 : 0) == t.enabl;                              // ENABL
+    case 0x25: return (value & 0x01) == t.vdelp0;                                       // VDELP0
+    case 0x26: return (value & 0x01) == t.vdelp1;                                       // VDELP1
+    case 0x27: return (value & 0x01) == t.vdelbl;                                       // VDELBL
+    default: return false;
+  }
+}
+
 // TIA write addresses after which the picture stays the same, whenever they are
 // drawn: WSYNC/RSYNC, the audio registers, HMP0, HMP1, HMM1, HMBL, HMCLR (motion
 // values only matter at HMOVE) and the unused addresses.  HMM0 is not among them: a
@@ -151,11 +176,20 @@ CULE_FI void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
   const int clock = (int)(c.cycles * 3);
   const int hpos = (clock - t.clk_frame_start) % kClocksPerLine;
   const bool last_line = (clock - t.clk_frame_start) / kClocksPerLine > t.max_scanlines;
-  if (last_line || !((kTiaNoCatchUp >> addr) & 1u)) tia_update_frame(c, m.fb(), clock + tia_write_delay(addr, hpos));
-  else t.clk_pending = clock;
   if (last_line) {
+    tia_update_frame(c, m.fb(), clock + tia_write_delay(addr, hpos));
     c.stop = 1;
     t.partial_frame = 0;
+  } else if ((kTiaNoCatchUp >> addr) & 1u) {
+    t.clk_pending = clock;
+  } else if (tia_write_unchanged(t, addr, value)) {
+    // The write changes no state at all (games rewrite the same graphics, colours and
+    // playfield line after line): nothing to catch up or to do.
+    const int upto = clock + tia_write_delay(addr, hpos);
+    if (upto > t.clk_pending) t.clk_pending = upto;
+    return;
+  } else {
+    tia_update_frame(c, m.fb(), clock + tia_write_delay(addr, hpos));
   }
   switch (addr) {
     case 0x00:  // VSYNC
