@@ -21,7 +21,7 @@ CSRC = "csrc"
 HEADERS = [os.path.join(CSRC, f) for f in os.listdir(os.path.join(HERE, CSRC)) if f.endswith(".hpp")]
 HEADERS += [os.path.join(CSRC, "games", f) for f in os.listdir(os.path.join(HERE, CSRC, "games"))]
 
-extra = ["-O3", "-fno-strict-aliasing"]
+extra = ["-O3", "-fno-strict-aliasing", "-fno-tree-loop-distribute-patterns"]
 if os.environ.get("CULE_NATIVE", "0") == "1":
     extra.append("-march=native")
 

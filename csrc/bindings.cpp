@@ -1,6 +1,9 @@
 // cule: Python bindings (pybind11) for the CPU backend and the CPU test bus.
 // Buffers cross the boundary as NumPy arrays the Python side allocated (and wraps as
 // torch tensors without copying); the GIL is released while consoles run.
+#include <cstring>
+#include <vector>
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -98,6 +101,49 @@ PYBIND11_MODULE(_core, m) {
         int32_t* r = writable<int32_t>(rewards, "rewards", n);
         py::gil_scoped_release nogil;
         b.act(a, r, EnvParams{frameskip, p, max_frames});
+      })
+      // The common act() call in one step: actions as any 1-D integer array (a
+      // zero-copy view of the caller's tensor), a new int32 rewards array returned.
+      // Returns None, having run nothing, when the actions need the full checks (the
+      // Python side then raises the precise error or converts them).
+      .def("act_fast", [](CpuBatch& b, const py::array& actions, int frameskip, float p, int32_t max_frames) -> py::object {
+        const size_t n = (size_t)b.num_envs();
+        if (actions.ndim() != 1 || (size_t)actions.shape(0) != n) return py::none();
+        const py::dtype dt = actions.dtype();
+        const char kind = dt.kind();
+        const py::ssize_t size = dt.itemsize();
+        if ((kind != 'i' && kind != 'u') || (size != 1 && size != 2 && size != 4 && size != 8)) return py::none();
+        if (size > 1 && dt.byteorder() == '>') return py::none();
+        const char* data = static_cast<const char*>(actions.data());
+        const py::ssize_t stride = actions.strides(0);
+        std::vector<uint8_t> a(n);
+        for (size_t i = 0; i < n; ++i) {
+          const char* q = data + (py::ssize_t)i * stride;
+          int64_t v;
+          if (kind == 'i') {
+            if (size == 1) v = *(const int8_t*)q;
+            else if (size == 2) { int16_t t; std::memcpy(&t, q, 2); v = t; }
+            else if (size == 4) { int32_t t; std::memcpy(&t, q, 4); v = t; }
+            else std::memcpy(&v, q, 8);
+          } else {
+            uint64_t u;
+            if (size == 1) u = *(const uint8_t*)q;
+            else if (size == 2) { uint16_t t; std::memcpy(&t, q, 2); u = t; }
+            else if (size == 4) { uint32_t t; std::memcpy(&t, q, 4); u = t; }
+            else std::memcpy(&u, q, 8);
+            if (u >= 18) return py::none();
+            v = (int64_t)u;
+          }
+          if (v < 0 || v >= 18) return py::none();
+          a[i] = (uint8_t)v;
+        }
+        py::array_t<int32_t> rewards((py::ssize_t)n);
+        int32_t* r = rewards.mutable_data();
+        {
+          py::gil_scoped_release nogil;
+          b.act(a.data(), r, EnvParams{frameskip, p, max_frames});
+        }
+        return std::move(rewards);
       })
       .def("read_ram", [](CpuBatch& b, py::array& out) {
         b.read_ram(writable<uint8_t>(out, "ram", (size_t)b.num_envs() * 128));

@@ -14,16 +14,12 @@
 // Large functions reached from several kernels: compiled once, called, never inlined
 // (keeps device code and ptxas memory small).
 #define CULE_BIG __host__ __device__ __noinline__
-// The bus accessors: inlined on the host, called on the device (they are reached from
-// hundreds of places in the CPU core; inlining them all bloats device code).
-#define CULE_BUS __host__ __device__ __noinline__
 #define CULE_HOST_DEVICE __host__ __device__
 #else
 #define CULE_HD inline
 // Small functions on the per-instruction path: always inlined.
 #define CULE_FI inline __attribute__((always_inline))
 #define CULE_BIG inline
-#define CULE_BUS inline __attribute__((always_inline))
 #define CULE_HOST_DEVICE
 #endif
 

@@ -20,48 +20,176 @@ struct Machine {
   CULE_HD uint8_t* fb() { return fbs + (c.tia.cur_buf ? kFrameBufferBytes : 0); }
 };
 
-CULE_BIG void tia_poke(Machine& m, uint16_t addr, uint8_t value);
+CULE_FI void tia_poke(Machine& m, uint16_t addr, uint8_t value);
+
+#if defined(__CUDACC__)
+#define CULE_NOINLINE __device__ __host__ __noinline__
+#else
+#define CULE_NOINLINE inline __attribute__((noinline))
+#endif
+
+// ---- the bus as the CPU sees it while it runs a frame ----
+//
+// The common accesses (ROM fetches, RIOT RAM) are inlined into the CPU loop and work
+// on copies held in the Bus (a local of run_frame, so they live in registers): the
+// cycle counter, the last value on the data bus and whether the last access was a
+// read.  Everything else (TIA, RIOT I/O, bank-switching hotspots, any other mapper)
+// goes through an out-of-line call that first writes those copies back to the
+// console, so the devices see exactly the state they would see otherwise.
+
+// TIA or RIOT register read (address already reduced to 13 bits).
+CULE_NOINLINE uint8_t bus_io_peek(Machine& m, uint16_t a) {
+  Console& c = m.c;
+  return (a & 0x0080) ? riot_peek(c, m.g, a) : tia_peek(c, m.g, m.fb(), a);
+}
+
+CULE_NOINLINE void bus_io_poke(Machine& m, uint16_t a, uint8_t v) {
+  if (a & 0x0080) riot_poke(m.c, a, v);
+  else tia_poke(m, a, v);
+}
+
+CULE_NOINLINE uint8_t bus_cart_peek(Machine& m, uint16_t a) {
+  return cart_peek(m.c, m.g.cart_type, m.rom, a);
+}
+
+CULE_NOINLINE void bus_cart_poke(Machine& m, uint16_t a, uint8_t v) {
+  cart_poke(m.c, m.g.cart_type, a, v);
+}
+
+// Mappers whose ROM reads below $xFF0 are a plain read of the current 4K bank (2K
+// images are mirrored): the Bus reads those directly.  Their hotspots all lie in
+// $xFF6-$xFF9, so any access at $xFF0 and up goes through cart_peek.
+CULE_HD bool cart_is_plain(uint8_t type) {
+  return type == CART_2K || type == CART_4K || type == CART_F8 || type == CART_F8_SWAPPED || type == CART_F6;
+}
 
 struct Bus {
   Machine& m;
-  Console& c;
-  CULE_HD explicit Bus(Machine& mm) : m(mm), c(mm.c) {}
-  CULE_BUS uint8_t peek(uint16_t addr) {
-    uint16_t a = addr & 0x1FFF;
+  uint8_t* ram;              // RIOT RAM
+  const uint8_t* bank;       // current 4K bank of a plain mapper
+  uint16_t plain_end;        // $FF0 for a plain mapper, else 0: ROM offsets below it are read directly
+                             // (16 bits, so the compiler drops the test for page 0 and 1 addresses)
+  uint32_t rom_mask;         // 0x7FF for 2K images, else 0xFFF
+  uint32_t cycles;           // the console's cycle counter, kept here during a run
+  uint8_t data_bus;
+  uint8_t last_read;
+  uint8_t stop;
+
+  CULE_HD explicit Bus(Machine& mm)
+      : m(mm), ram(mm.c.riot.ram), bank(mm.rom), plain_end((uint16_t)(cart_is_plain(mm.g.cart_type) ? 0xFF0u : 0u)),
+        rom_mask(mm.g.cart_type == CART_2K ? 0x7FFu : 0xFFFu), cycles(mm.c.cycles), data_bus(mm.c.data_bus),
+        last_read(mm.c.last_access_read), stop(mm.c.stop) {
+    refresh_bank();
+  }
+
+  CULE_FI void refresh_bank() { bank = m.rom + (uint32_t)m.c.cart.bank * 4096u; }
+  // Write the copies back to the console (before a device call, and at the end).
+  CULE_FI void store() {
+    Console& c = m.c;
+    c.cycles = cycles;
+    c.data_bus = data_bus;
+    c.last_access_read = last_read;
+  }
+
+  CULE_FI uint8_t peek(uint16_t addr) {
     uint8_t v;
-    if (a & 0x1000) v = cart_peek(c, m.g.cart_type, m.rom, addr);
-    else if ((a & 0x0280) == 0x0080) v = c.riot.ram[a & 0x7F];
-    else if (!(a & 0x0080)) v = tia_peek(c, m.g, m.fb(), a);
-    else v = riot_peek(c, m.g, a);
-    c.data_bus = v;
-    c.last_access_read = 1;
+    // Offset into the cartridge's 4K window; wraps to a large value below $1000, so
+    // one compare tells a plain ROM read.
+    const uint32_t rom_off = (uint32_t)(addr & 0x1FFF) - 0x1000u;
+    if (rom_off < (uint32_t)plain_end) {
+      v = bank[rom_off & rom_mask];
+    } else if (addr & 0x1000) {
+      store();
+      v = bus_cart_peek(m, addr);   // the full address: FE banks on A13
+      refresh_bank();
+    } else if ((addr & 0x0280) == 0x0080) {
+      v = ram[addr & 0x7F];
+    } else {
+      store();
+      v = bus_io_peek(m, (uint16_t)(addr & 0x1FFF));
+    }
+    data_bus = v;
+    last_read = 1;
     return v;
   }
-  CULE_BUS void poke(uint16_t addr, uint8_t v) {
-    uint16_t a = addr & 0x1FFF;
-    if (a & 0x1000) cart_poke(c, m.g.cart_type, addr, v);
-    else if ((a & 0x0280) == 0x0080) c.riot.ram[a & 0x7F] = v;
-    else if (!(a & 0x0080)) tia_poke(m, a, v);
-    else riot_poke(c, a, v);
-    c.data_bus = v;
-    c.last_access_read = 0;
+  CULE_FI void poke(uint16_t addr, uint8_t v) {
+    if (addr & 0x1000) {
+      store();
+      bus_cart_poke(m, addr, v);
+      refresh_bank();
+    } else if ((addr & 0x0280) == 0x0080) {
+      ram[addr & 0x7F] = v;
+    } else {
+      store();
+      bus_io_poke(m, (uint16_t)(addr & 0x1FFF), v);
+      cycles = m.c.cycles;   // WSYNC moves the clock
+      stop = m.c.stop;
+    }
+    data_bus = v;
+    last_read = 0;
   }
-  CULE_FI void add_cycles(uint32_t n) { c.cycles += n; }
-  CULE_FI bool stopped() const { return c.stop != 0; }
+  CULE_FI void add_cycles(uint32_t n) { cycles += n; }
+  CULE_FI bool stopped() const { return stop != 0; }
 };
 
+// True when a write to a graphics register would leave the TIA's state exactly as it
+// is (same value, and no side effect such as GRPx's vertical-delay copies).
+CULE_FI bool tia_write_unchanged(const TiaState& t, uint16_t addr, uint8_t value) {
+  switch (addr) {
+    case 0x06: return tia_colour_value(t, value) == t.colup0;                           // COLUP0
+    case 0x07: return tia_colour_value(t, value) == t.colup1;                           // COLUP1
+    case 0x08: return tia_colour_value(t, value) == t.colupf;                           // COLUPF
+    case 0x09: return tia_colour_value(t, value) == t.colubk;                           // COLUBK
+    case 0x0B: return ((value & 0x08) ? 1 : 0) == t.refp0;                              // REFP0
+    case 0x0C: return ((value & 0x08) ? 1 : 0) == t.refp1;                              // REFP1
+    case 0x0D: return ((t.pf & 0x000FFFF0u) | ((value >> 4) & 0x0Fu)) == t.pf;          // PF0
+    case 0x0E: return ((t.pf & 0x000FF00Fu) | ((uint32_t)value << 4)) == t.pf;          // PF1
+    case 0x0F: return ((t.pf & 0x00000FFFu) | ((uint32_t)value << 12)) == t.pf;        // PF2
+    case 0x1B: return value == t.grp0 && t.dgrp1 == t.grp1;                             // GRP0
+    case 0x1C: return value == t.grp1 && t.dgrp0 == t.grp0 && t.denabl == t.enabl;      // GRP1
+    case 0x1D: return ((value & 0x02) ? 1 : 0) == t.enam0;                              // ENAM0
+    case 0x1E: return ((value & 0x02) ? 1 : 0) == t.enam1;                              // ENAM1
+    case 0x1F: return ((value & 0x02) ? 1 : 0) == t.enabl;                              // ENABL
+    case 0x25: return (value & 0x01) == t.vdelp0;                                       // VDELP0
+    case 0x26: return (value & 0x01) == t.vdelp1;                                       // VDELP1
+    case 0x27: return (value & 0x01) == t.vdelbl;                                       // VDELBL
+    default: return false;
+  }
+}
+
+// TIA write addresses after which the picture stays the same, whenever they are
+// drawn: WSYNC/RSYNC, the audio registers, HMP0, HMP1, HMM1, HMBL, HMCLR (motion
+// values only matter at HMOVE) and the unused addresses.  HMM0 is not among them: a
+// write can arm Cosmic Ark's missile trick, which acts at line starts.
+constexpr uint64_t kTiaNoCatchUp = (1ull << 0x02) | (1ull << 0x03) | (0x3Full << 0x15) | (1ull << 0x20) |
+                                   (1ull << 0x21) | (1ull << 0x23) | (1ull << 0x24) | (1ull << 0x2B) |
+                                   (0x7FFFFull << 0x2D);
+
 // Stella TIA::poke(): every write first catches the picture up (plus the register's
-// write delay), then takes effect.
-CULE_BIG void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
+// write delay), then takes effect.  Drawing is lazy and its result does not depend
+// on where it is split, so the catch-up is left to the next access for writes that
+// change nothing the picture depends on.
+CULE_FI void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
   Console& c = m.c;
   TiaState& t = c.tia;
   addr &= 0x003f;
   const int clock = (int)(c.cycles * 3);
   const int hpos = (clock - t.clk_frame_start) % kClocksPerLine;
-  tia_update_frame(c, m.fb(), clock + tia_write_delay(addr, hpos));
-  if ((clock - t.clk_frame_start) / kClocksPerLine > t.max_scanlines) {
+  const bool last_line = (clock - t.clk_frame_start) / kClocksPerLine > t.max_scanlines;
+  if (last_line) {
+    tia_update_frame(c, m.fb(), clock + tia_write_delay(addr, hpos));
     c.stop = 1;
     t.partial_frame = 0;
+  } else if ((kTiaNoCatchUp >> addr) & 1u) {
+    t.clk_pending = clock;
+  } else if (tia_write_unchanged(t, addr, value)) {
+    // The write changes no state at all (games rewrite the same graphics, colours and
+    // playfield line after line): nothing to catch up or to do.
+    const int upto = clock + tia_write_delay(addr, hpos);
+    if (upto > t.clk_pending) t.clk_pending = upto;
+    return;
+  } else {
+    tia_update_frame(c, m.fb(), clock + tia_write_delay(addr, hpos));
   }
   switch (addr) {
     case 0x00:  // VSYNC
@@ -231,10 +359,11 @@ CULE_BIG void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
     case 0x2A: {  // HMOVE
       const int x = hpos / 3;
       if (t.allow_hmove_blanks && (x <= 20 || x == 75)) t.hmove_blank = 1;
+      const HmoveStrobe strobe = hmove_strobe(x);
       int16_t* pos[5] = {&t.posp0, &t.posp1, &t.posm0, &t.posm1, &t.posbl};
       const int8_t hm[5] = {t.hmp0, t.hmp1, t.hmm0, t.hmm1, t.hmbl};
       for (int i = 0; i < 5; ++i) {
-        int p = *pos[i] + hmove_motion(x, hm[i]);
+        int p = *pos[i] + hmove_apply(strobe, hm[i]);
         if (p >= 160) p -= 160; else if (p < 0) p += 160;
         *pos[i] = (int16_t)p;
       }
@@ -277,6 +406,7 @@ CULE_BIG void system_reset(Machine& m, bool pal, uint16_t height) {
   cart_reset(c, m.g);
   Bus bus(m);
   cpu_reset(c.cpu, bus);
+  bus.store();
   c.last_access_read = 1;
 }
 
@@ -291,6 +421,7 @@ CULE_HD void frame_start(Machine& m) {
   t.clk_disp_start = t.clk_frame_start + kClocksPerLine * t.ystart;
   t.clk_disp_stop = t.clk_disp_start + kClocksPerLine * t.height;
   t.clk_last_update = t.clk_disp_start;
+  t.clk_pending = t.clk_frame_start;
   t.clks_to_eol = kClocksPerLine;
   t.fb_pos = 0;
   if (t.color_loss) {
@@ -313,9 +444,12 @@ CULE_BIG void run_frame(Machine& m) {
   c.stop = 0;
   Bus bus(m);
   cpu_run(c.cpu, bus, 25000);
+  bus.store();
   uint32_t total = c.cycles * 3 - (uint32_t)t.clk_frame_start;
   t.current_scanline = (int32_t)(total / kClocksPerLine);
   if (t.partial_frame) {
+    // Stopped by the instruction limit: draw what Stella would have drawn by now.
+    tia_update_frame(c, m.fb(), t.clk_pending);
     if (!t.frame_greyed) tia_grey_out(c, m.fb());
     t.frame_greyed = 1;
   } else {

@@ -406,7 +406,7 @@ struct Core {
   // ---- one instruction -----------------------------------------------------
   // Each case: charge the base cycle count, then run the addressing mode and
   // the operation.
-  CULE_HD void step() {
+  CULE_FI void step() {
     const uint8_t opcode = fetch8();
     switch (opcode) {
       case 0x00: tick(7); op_brk(); break;                             // BRK
@@ -703,7 +703,7 @@ CULE_HD void cpu_step(CpuState& s, Bus& bus) {
 // CPU halts; the registers stay in locals for the whole run.  Returns the number of
 // instructions executed.
 template <class Bus>
-CULE_HD int cpu_run(CpuState& s, Bus& bus, int max_instructions) {
+CULE_FI int cpu_run(CpuState& s, Bus& bus, int max_instructions) {
   if (s.halted) return 0;
   cpu6507::Core<Bus> c{bus, s.pc, s.a, s.x, s.y, s.sp, s.p, 0};
   int n = 0;

@@ -78,6 +78,7 @@ struct TiaState {
   int32_t clk_disp_start;
   int32_t clk_disp_stop;
   int32_t clk_last_update;
+  int32_t clk_pending;       // clock of the last TIA access that left the catch-up for later
   int32_t clks_to_eol;
   int32_t vsync_finish_clk;
   int32_t last_hmove_clk;

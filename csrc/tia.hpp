@@ -9,6 +9,11 @@
 // draws lazily, catching up to the current colour clock whenever the CPU touches the
 // TIA, exactly when Stella does, so frames and collisions come out the same.
 #pragma once
+#include <string.h>
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+#include <emmintrin.h>
+#endif
+
 #include "state.hpp"
 #include "controls.hpp"
 
@@ -18,59 +23,6 @@ enum TiaBits : uint8_t {
   BIT_P0 = 0x01, BIT_M0 = 0x02, BIT_P1 = 0x04, BIT_M1 = 0x08,
   BIT_BL = 0x10, BIT_PF = 0x20, BIT_SCORE = 0x40, BIT_PRIORITY = 0x80
 };
-
-// ---- object masks, as functions of the distance from the object's position ----
-
-// Player graphics bit (0x80 >> n) shown d clocks right of the player's position.
-// mode = NUSIZ & 7; en = 1 suppresses the first copy (a RESPx in the middle of drawing).
-CULE_HD uint8_t player_mask_bit(int en, int mode, int d) {
-  switch (mode) {
-    case 5: return (!en && d > 0 && d <= 16) ? (uint8_t)(0x80 >> ((d - 1) / 2)) : 0;
-    case 7: return (!en && d > 0 && d <= 32) ? (uint8_t)(0x80 >> ((d - 1) / 4)) : 0;
-    default: break;
-  }
-  if (d < 8) return en ? 0 : (uint8_t)(0x80 >> d);
-  int c1 = -1, c2 = -1;
-  switch (mode) {
-    case 1: c1 = 16; break;
-    case 2: c1 = 32; break;
-    case 3: c1 = 16; c2 = 32; break;
-    case 4: c1 = 64; break;
-    case 6: c1 = 32; c2 = 64; break;
-    default: break;
-  }
-  if (c1 >= 0 && d >= c1 && d < c1 + 8) return (uint8_t)(0x80 >> (d - c1));
-  if (c2 >= 0 && d >= c2 && d < c2 + 8) return (uint8_t)(0x80 >> (d - c2));
-  return 0;
-}
-
-CULE_HD bool missile_mask(int num, int size, int d) {
-  int w = 1 << size;
-  if (d < w) return true;
-  switch (num) {
-    case 1: return d >= 16 && d < 16 + w;
-    case 2: return d >= 32 && d < 32 + w;
-    case 3: return (d >= 16 && d < 16 + w) || (d >= 32 && d < 32 + w);
-    case 4: return d >= 64 && d < 64 + w;
-    case 6: return (d >= 32 && d < 32 + w) || (d >= 64 && d < 64 + w);
-    default: return false;
-  }
-}
-
-// Playfield bit (of the 20-bit PF0|PF1|PF2 register) shown at pixel x.
-CULE_HD uint32_t playfield_mask(int reflect, int x) {
-  if (x < 16) return 0x00001u << (x / 4);
-  if (x < 48) return 0x00800u >> ((x - 16) / 4);
-  if (x < 80) return 0x01000u << ((x - 48) / 4);
-  if (!reflect) {
-    if (x < 96) return 0x00001u << ((x - 80) / 4);
-    if (x < 128) return 0x00800u >> ((x - 96) / 4);
-    return 0x01000u << ((x - 128) / 4);
-  }
-  if (x < 112) return 0x80000u >> ((x - 80) / 4);
-  if (x < 144) return 0x00010u << ((x - 112) / 4);
-  return 0x00008u >> ((x - 144) / 4);
-}
 
 // Where a RESPx strobe lands relative to the copies being drawn: -1 while a copy's
 // start is being decoded, +1 while a copy is being drawn, 0 elsewhere.
@@ -96,10 +48,13 @@ CULE_HD int player_reset_when(int mode, int oldx, int newx) {
   return 0;
 }
 
-CULE_HD uint8_t reflect_byte(uint8_t v) {
-  uint8_t r = 0;
-  for (int i = 0; i < 8; ++i) r = (uint8_t)((r << 1) | ((v >> i) & 1));
-  return r;
+// The byte with its bit order reversed (bit 0 <-> bit 7, ...).
+CULE_FI uint8_t reflect_byte(uint8_t v) {
+  uint32_t r = v;
+  r = ((r & 0xF0u) >> 4) | ((r & 0x0Fu) << 4);
+  r = ((r & 0xCCu) >> 2) | ((r & 0x33u) << 2);
+  r = ((r & 0xAAu) >> 1) | ((r & 0x55u) << 1);
+  return (uint8_t)r;
 }
 
 CULE_HD int wrap160(int v) { v %= 160; return v < 0 ? v + 160 : v; }
@@ -108,24 +63,44 @@ CULE_HD int wrap160(int v) { v %= 160; return v < 0 ? v + 160 : v; }
 // motion register value hm (0..15).  Hardware behaviour (the extra clocks HMOVE feeds
 // the position counters, and how many of them a strobe late in the line still gets),
 // in the form Stella 2.x tabulates it, expressed here in closed form.
-CULE_HD int hmove_motion(int x, int hm) {
-  int nominal = (hm < 8) ? -hm : 16 - hm;   // 0..-7 left, +8..+1 right
+// What a strobe at cycle x does to every object's motion (the part of hmove_motion
+// that depends on x only, so one HMOVE works it out once for its five objects).
+struct HmoveStrobe {
+  int8_t kind;   // 0: at least `k` pixels; 1: no motion; 2: nominal; 3: late strobe, `k` clocks
+  int8_t k;
+};
+
+CULE_HD HmoveStrobe hmove_strobe(int x) {
   if (x <= 20) {
     // Strobes during HBLANK: motion is at least the clocks that are still to come.
     const int lim = (x < 4) ? -7 : (x < 5) ? -6 : (x < 7) ? -5 : (x < 8) ? -4 : (x < 9) ? -3 :
                     (x < 11) ? -2 : (x < 12) ? -1 : (x < 13) ? 0 : (x < 15) ? 1 : (x < 16) ? 2 :
                     (x < 17) ? 3 : (x < 19) ? 4 : (x < 20) ? 5 : 6;
-    return nominal < lim ? lim : nominal;
+    return HmoveStrobe{0, (int8_t)lim};
   }
-  if (x < 55) return 0;
-  if (x == 75) return nominal;
+  if (x < 55) return HmoveStrobe{1, 0};
+  if (x == 75) return HmoveStrobe{2, 0};
   // Strobes late in the line: the extra clocks spill into the next line's HBLANK.
   const int late = (x < 57) ? x - 54 : (x < 59) ? 3 : (x < 61) ? x - 55 : (x < 63) ? 6 :
                    (x < 65) ? x - 56 : (x < 67) ? 9 : (x < 69) ? x - 57 : (x < 71) ? 12 :
                    (x < 73) ? x - 58 : 15;
-  int v = (hm ^ 8) + late - 15;
-  return v > 0 ? -v : 0;
+  return HmoveStrobe{3, (int8_t)late};
 }
+
+CULE_HD int hmove_apply(HmoveStrobe s, int hm) {
+  const int nominal = (hm < 8) ? -hm : 16 - hm;   // 0..-7 left, +8..+1 right
+  switch (s.kind) {
+    case 0: return nominal < s.k ? s.k : nominal;
+    case 1: return 0;
+    case 2: return nominal;
+    default: {
+      const int v = (hm ^ 8) + s.k - 15;
+      return v > 0 ? -v : 0;
+    }
+  }
+}
+
+CULE_HD int hmove_motion(int x, int hm) { return hmove_apply(hmove_strobe(x), hm); }
 
 // ---- mask snapshots (where Stella would re-point its mask tables) ----
 
@@ -163,6 +138,7 @@ CULE_HD void tia_frame_reset(Console& c, uint8_t* fbs) {
   t.clk_disp_start = t.clk_frame_start + start_offset;
   t.clk_disp_stop = t.clk_frame_start + stop_offset;
   t.clk_last_update = t.clk_frame_start;
+  t.clk_pending = t.clk_frame_start;
   t.clks_to_eol = kClocksPerLine;
   t.vsync_finish_clk = 0x7FFFFFFF;
   t.scanline_count_last = 0;
@@ -218,51 +194,111 @@ CULE_HD void tia_cycles_reset(Console& c) {
   t.clk_disp_start -= clocks;
   t.clk_disp_stop -= clocks;
   t.clk_last_update -= clocks;
+  t.clk_pending -= clocks;
   t.vsync_finish_clk -= clocks;
   t.last_hmove_clk -= clocks;
 }
 
 // ---- drawing ----
+//
+// A draw call covers a stretch of one line.  The stretch is handled in windows of at
+// most 64 pixels; inside a window every object becomes a 64-bit mask (bit i: the
+// object covers pixel x + i), so priorities and collisions are plain bit operations
+// and the pixels are written run by run.
 
-CULE_HD uint8_t tia_priority_colour(const TiaState& t, uint8_t e, int x) {
-  int idx = 0;
-  if (e & BIT_PRIORITY) {
-    if (e & (BIT_P1 | BIT_M1)) idx = 3;
-    if (e & (BIT_P0 | BIT_M0)) idx = 2;
-    if (e & (BIT_BL | BIT_PF)) idx = 1;
-  } else {
-    if (e & BIT_BL) idx = 1;
-    if (e & BIT_PF) idx = (e & BIT_SCORE) ? (x < 80 ? 2 : 3) : 1;
-    if (e & (BIT_P1 | BIT_M1)) idx = (idx != 2) ? 3 : 2;
-    if (e & (BIT_P0 | BIT_M0)) idx = 2;
-  }
-  switch (idx) {
-    case 1: return t.colupf;
-    case 2: return t.colup0;
-    case 3: return t.colup1;
-    default: return t.colubk;
-  }
+// Count of trailing zero bits of a non-zero word.
+CULE_FI int tia_ctz64(uint64_t v) {
+#if defined(__CUDA_ARCH__)
+  return __ffsll((long long)v) - 1;
+#else
+  return __builtin_ctzll(v);
+#endif
 }
 
-// Collision latch bits for a set of objects overlapping on one pixel (CXxx registers).
-CULE_HD uint16_t tia_collisions(uint8_t e) {
-  uint16_t c = 0;
-  if ((e & BIT_M0) && (e & BIT_P1)) c |= 0x0001;
-  if ((e & BIT_M0) && (e & BIT_P0)) c |= 0x0002;
-  if ((e & BIT_M1) && (e & BIT_P0)) c |= 0x0004;
-  if ((e & BIT_M1) && (e & BIT_P1)) c |= 0x0008;
-  if ((e & BIT_P0) && (e & BIT_PF)) c |= 0x0010;
-  if ((e & BIT_P0) && (e & BIT_BL)) c |= 0x0020;
-  if ((e & BIT_P1) && (e & BIT_PF)) c |= 0x0040;
-  if ((e & BIT_P1) && (e & BIT_BL)) c |= 0x0080;
-  if ((e & BIT_M0) && (e & BIT_PF)) c |= 0x0100;
-  if ((e & BIT_M0) && (e & BIT_BL)) c |= 0x0200;
-  if ((e & BIT_M1) && (e & BIT_PF)) c |= 0x0400;
-  if ((e & BIT_M1) && (e & BIT_BL)) c |= 0x0800;
-  if ((e & BIT_BL) && (e & BIT_PF)) c |= 0x1000;
-  if ((e & BIT_P0) && (e & BIT_P1)) c |= 0x2000;
-  if ((e & BIT_M0) && (e & BIT_M1)) c |= 0x4000;
-  return c;
+// Bit k of a byte moved to bit 2k and 2k+1 (a double-width player).
+CULE_FI uint32_t tia_spread2(uint32_t v) {
+  v = (v | (v << 4)) & 0x0F0Fu;
+  v = (v | (v << 2)) & 0x3333u;
+  v = (v | (v << 1)) & 0x5555u;
+  return v * 3u;
+}
+
+// Bit k of a byte moved to bits 4k..4k+3 (a quad-width player).
+CULE_FI uint64_t tia_spread4_8(uint32_t v) {
+  uint64_t x = v;
+  x = (x | (x << 12)) & 0x000F000Full;
+  x = (x | (x << 6)) & 0x03030303ull;
+  x = (x | (x << 3)) & 0x11111111ull;
+  return x * 15u;
+}
+
+// Bit k of a 16-bit value moved to bits 4k..4k+3 (playfield groups to pixels).
+CULE_FI uint64_t tia_spread4_16(uint32_t v) {
+  uint64_t x = v & 0xFFFFu;
+  x = (x | (x << 24)) & 0x000000FF000000FFull;
+  x = (x | (x << 12)) & 0x000F000F000F000Full;
+  x = (x | (x << 6)) & 0x0303030303030303ull;
+  x = (x | (x << 3)) & 0x1111111111111111ull;
+  return x * 15u;
+}
+
+// Copies an object draws for NUSIZ mode m: bit k set for a copy starting 16 * k
+// pixels after the position.  Five bits a mode: 0:{0} 1:{0,16} 2:{0,32} 3:{0,16,32}
+// 4:{0,64} 5:{0} 6:{0,32,64} 7:{0}.
+CULE_FI uint32_t tia_copies(int mode) {
+  const uint64_t kCopies = 1ull | (3ull << 5) | (5ull << 10) | (7ull << 15) | (17ull << 20) |
+                           (1ull << 25) | (21ull << 30) | (1ull << 35);
+  return (uint32_t)(kCopies >> (mode * 5)) & 31u;
+}
+
+// A copy's pattern (bit d: pixel d after the copy's start) in a 64-pixel window, the
+// copy starting s pixels (0..159, modulo the line) after the window's first pixel.
+// Patterns are at most 33 pixels long; a copy with s > 96 can only show its tail,
+// wrapped around from the end of the line.
+CULE_FI uint64_t tia_place(uint64_t pat, int s) {
+  if (s < 64) return pat << s;
+  if (s > 96) return pat >> (160 - s);
+  return 0;
+}
+
+// One object's mask in the window: `pat` for every copy in `copies`, the first copy
+// starting `base` pixels (0..159) after the window's first pixel.
+CULE_FI uint64_t tia_object_window(uint64_t pat, uint32_t copies, int base) {
+  uint64_t w = 0;
+  if (copies & 1u) w |= tia_place(pat, base);
+  if (copies & 2u) { int s = base + 16; if (s >= 160) s -= 160; w |= tia_place(pat, s); }
+  if (copies & 4u) { int s = base + 32; if (s >= 160) s -= 160; w |= tia_place(pat, s); }
+  if (copies & 16u) { int s = base + 64; if (s >= 160) s -= 160; w |= tia_place(pat, s); }
+  return w;
+}
+
+// Pixels from the object's position to the window's first pixel x, as an offset of
+// the object's first copy from the window (0..159).
+CULE_FI int tia_window_base(int pos, int x) {
+  int b = pos - x;
+  return b < 0 ? b + 160 : b;
+}
+
+// A player's mask.  grp is the graphics byte as drawn (bit 7 first); en = 1 hides
+// the first copy (a RESPx while the copy was being drawn); double and quad widths
+// start one pixel after the position.
+CULE_FI uint64_t tia_player_window(uint8_t grp, uint8_t en, uint8_t mode, int pos, int x) {
+  const uint32_t r = reflect_byte(grp);   // bit d: pixel d of a single-width copy
+  uint64_t pat;
+  uint32_t copies;
+  if (mode == 5) {
+    if (en) return 0;
+    pat = (uint64_t)tia_spread2(r) << 1;
+    copies = 1;
+  } else if (mode == 7) {
+    if (en) return 0;
+    pat = tia_spread4_8(r) << 1;
+    copies = 1;
+  } else {
+    pat = r;
+    copies = tia_copies(mode) & (en ? ~1u : ~0u);
+  }
+  return tia_object_window(pat, copies, tia_window_base(pos, x));
 }
 
 // The playfield of one line in pixel order: bit g is the 4-pixel group g (0..39).
@@ -272,34 +308,61 @@ CULE_HD uint64_t playfield_line(uint32_t pf, int reflect) {
   uint32_t left = (pf & 0x0000Fu) | ((uint32_t)reflect_byte((uint8_t)(pf >> 4)) << 4) | (pf & 0xFF000u);
   uint32_t right = left;
   if (reflect) {
-    right = 0;
-    for (int g = 0; g < 20; ++g) right |= ((left >> g) & 1u) << (19 - g);
+    // The right half mirrors the left one: reverse the 20 bits.
+    uint32_t v = left;
+    v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
+    v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
+    v = ((v >> 4) & 0x0F0F0F0Fu) | ((v & 0x0F0F0F0Fu) << 4);
+    v = ((v >> 8) & 0x00FF00FFu) | ((v & 0x00FF00FFu) << 8);
+    v = (v >> 16) | (v << 16);
+    right = v >> 12;
   }
   return (uint64_t)left | ((uint64_t)right << 20);
 }
 
-// Widest reach (in pixels from the position) of a player's copies for NUSIZ mode.
-CULE_HD int player_span(int mode) {
-  switch (mode) {
-    case 0: return 8;
-    case 1: return 24;
-    case 2: return 40;
-    case 3: return 40;
-    case 4: return 72;
-    case 5: return 17;
-    case 6: return 72;
-    default: return 33;
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+#define CULE_TIA_SSE2 1
+// Host builds with SSE2 (every x86-64): write pixels [0, n & ~15) of a window from
+// its colour index bits; returns the number of pixels written.
+inline int tia_write16(uint8_t* out, uint64_t lo, uint64_t hi, uint32_t cols, int n) {
+  const __m128i bits = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
+  const __m128i k0 = _mm_set1_epi8((char)cols);
+  const __m128i k01 = _mm_xor_si128(k0, _mm_set1_epi8((char)(cols >> 8)));
+  const __m128i k2 = _mm_set1_epi8((char)(cols >> 16));
+  const __m128i k23 = _mm_xor_si128(k2, _mm_set1_epi8((char)(cols >> 24)));
+  int i = 0;
+  for (; i + 16 <= n; i += 16) {
+    // Bytes 0-7 hold the low byte of the 16 index bits, bytes 8-15 the high byte;
+    // comparing each byte's own bit against the bit pattern gives 0xFF / 0x00.
+    __m128i l = _mm_cvtsi32_si128((int)((lo >> i) & 0xFFFFu));
+    __m128i h = _mm_cvtsi32_si128((int)((hi >> i) & 0xFFFFu));
+    l = _mm_unpacklo_epi8(l, l);
+    h = _mm_unpacklo_epi8(h, h);
+    l = _mm_unpacklo_epi16(l, l);
+    h = _mm_unpacklo_epi16(h, h);
+    l = _mm_unpacklo_epi32(l, l);
+    h = _mm_unpacklo_epi32(h, h);
+    const __m128i ml = _mm_cmpeq_epi8(_mm_and_si128(l, bits), bits);
+    const __m128i mh = _mm_cmpeq_epi8(_mm_and_si128(h, bits), bits);
+    const __m128i low = _mm_xor_si128(k0, _mm_and_si128(k01, ml));    // index 0 or 1
+    const __m128i high = _mm_xor_si128(k2, _mm_and_si128(k23, ml));   // index 2 or 3
+    const __m128i v = _mm_xor_si128(low, _mm_and_si128(_mm_xor_si128(low, high), mh));
+    _mm_storeu_si128((__m128i*)(out + i), v);
   }
+  return i;
 }
+#else
+#define CULE_TIA_SSE2 0
+#endif
 
-CULE_HD int missile_span(int num, int size) {
-  int w = 1 << size;
-  switch (num) {
-    case 1: return 16 + w;
-    case 2: case 3: return 32 + w;
-    case 4: case 6: return 64 + w;
-    default: return w;
-  }
+// Fill len (>= 0) bytes with v.  Short fills are the rule here, where a library
+// memset call costs more than the stores.
+CULE_FI void tia_fill(uint8_t* p, uint8_t v, int len) {
+  const uint64_t v8 = 0x0101010101010101ull * v;
+  while (len >= 8) { memcpy(p, &v8, 8); p += 8; len -= 8; }
+  if (len & 4) { const uint32_t v4 = (uint32_t)v8; memcpy(p, &v4, 4); p += 4; }
+  if (len & 2) { const uint16_t v2 = (uint16_t)v8; memcpy(p, &v2, 2); p += 2; }
+  if (len & 1) *p = v;
 }
 
 // Draw `count` pixels of the visible line starting at pixel x (0..159).
@@ -307,49 +370,111 @@ CULE_BIG void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
   uint8_t* out = fb + t.fb_pos;
   t.fb_pos += (uint32_t)count;
   if (t.vblank & 0x02) {
-    for (int i = 0; i < count; ++i) out[i] = 0;
+    tia_fill(out, 0, count);
     return;
   }
   const uint8_t objs = t.enabled;
   if (objs == 0) {
-    const uint8_t bk = t.colubk;
-    for (int i = 0; i < count; ++i) out[i] = bk;
+    tia_fill(out, t.colubk, count);
     return;
   }
   const uint8_t ps = t.prio_score;
-  const uint64_t pfl = playfield_line(t.pf, t.pfm_reflect);
-  if (objs == BIT_PF) {
-    // Playfield alone.  With score mode on, Stella's fast path colours the playfield
-    // with COLUP0/COLUP1 even when the priority bit is set too; kept for exactness.
-    for (int i = 0; i < count; ++i, ++x) {
-      bool on = (pfl >> (x >> 2)) & 1u;
-      out[i] = on ? ((ps & BIT_SCORE) ? (x < 80 ? t.colup0 : t.colup1) : t.colupf) : t.colubk;
-    }
-    return;
-  }
-  // Distance of the current pixel from each object's position, stepped along the line.
-  int d_bl = wrap160(x - t.blm_pos), d_p0 = wrap160(x - t.p0m_pos), d_p1 = wrap160(x - t.p1m_pos);
-  int d_m0 = wrap160(x - t.m0m_pos), d_m1 = wrap160(x - t.m1m_pos);
-  const int w_bl = (objs & BIT_BL) ? (1 << t.blm_size) : 0;
-  const int s_p0 = t.cur_grp0 ? player_span(t.p0m_mode) : 0;
-  const int s_p1 = t.cur_grp1 ? player_span(t.p1m_mode) : 0;
-  const int s_m0 = ((objs & BIT_M0) && !t.m0m_off) ? missile_span(t.m0m_num, t.m0m_size) : 0;
-  const int s_m1 = (objs & BIT_M1) ? missile_span(t.m1m_num, t.m1m_size) : 0;
+  // Stella colours the playfield with COLUP0 / COLUP1 in score mode, and lets priority
+  // mode override that, except in its playfield-only fast path, which ignores the
+  // priority bit; kept for exactness.
+  const bool priority = (ps & BIT_PRIORITY) && objs != BIT_PF;
+  const bool score = (ps & BIT_SCORE) != 0;
+  const uint64_t pfl = (objs & BIT_PF) ? playfield_line(t.pf, t.pfm_reflect) : 0;
+  const uint32_t cols = (uint32_t)t.colubk | ((uint32_t)t.colupf << 8) | ((uint32_t)t.colup0 << 16) |
+                        ((uint32_t)t.colup1 << 24);
+  // Patterns that don't depend on the window.
+  const bool has_bl = (objs & BIT_BL) != 0;
+  const bool has_p0 = t.cur_grp0 != 0, has_p1 = t.cur_grp1 != 0;
+  const bool has_m0 = (objs & BIT_M0) && !t.m0m_off;
+  const bool has_m1 = (objs & BIT_M1) != 0;
+  const uint64_t bl_pat = (1ull << (1 << t.blm_size)) - 1;
+  const uint64_t m0_pat = (1ull << (1 << t.m0m_size)) - 1;
+  const uint64_t m1_pat = (1ull << (1 << t.m1m_size)) - 1;
   uint16_t coll = 0;
-  for (int i = 0; i < count; ++i, ++x) {
-    uint8_t e = ((pfl >> (x >> 2)) & 1u) ? BIT_PF : 0;
-    if (d_bl < w_bl) e |= BIT_BL;
-    if (d_p1 < s_p1 && (t.cur_grp1 & player_mask_bit(t.p1m_en, t.p1m_mode, d_p1))) e |= BIT_P1;
-    if (d_m1 < s_m1 && missile_mask(t.m1m_num, t.m1m_size, d_m1)) e |= BIT_M1;
-    if (d_p0 < s_p0 && (t.cur_grp0 & player_mask_bit(t.p0m_en, t.p0m_mode, d_p0))) e |= BIT_P0;
-    if (d_m0 < s_m0 && missile_mask(t.m0m_num, t.m0m_size, d_m0)) e |= BIT_M0;
-    if (e & (e - 1)) coll |= tia_collisions(e);
-    out[i] = tia_priority_colour(t, (uint8_t)(e | ps), x);
-    if (++d_bl == 160) d_bl = 0;
-    if (++d_p0 == 160) d_p0 = 0;
-    if (++d_p1 == 160) d_p1 = 0;
-    if (++d_m0 == 160) d_m0 = 0;
-    if (++d_m1 == 160) d_m1 = 0;
+  while (count > 0) {
+    const int n = count < 64 ? count : 64;
+    const uint64_t live = n == 64 ? ~0ull : ((1ull << n) - 1);
+    // Playfield: 4-pixel groups from x's group on, shifted to x's phase in its group.
+    uint64_t pf = 0;
+    if (pfl) {
+      const uint64_t g = pfl >> (x >> 2);
+      const int ph = x & 3;
+      pf = tia_spread4_16((uint32_t)g) >> ph;
+      if (ph && ((g >> 16) & 1u)) pf |= ~0ull << (64 - ph);
+      pf &= live;
+    }
+    const uint64_t bl = has_bl ? tia_object_window(bl_pat, 1u, tia_window_base(t.blm_pos, x)) & live : 0;
+    const uint64_t p0 = has_p0 ? tia_player_window(t.cur_grp0, t.p0m_en, t.p0m_mode, t.p0m_pos, x) & live : 0;
+    const uint64_t p1 = has_p1 ? tia_player_window(t.cur_grp1, t.p1m_en, t.p1m_mode, t.p1m_pos, x) & live : 0;
+    const uint64_t m0 = has_m0 ? tia_object_window(m0_pat, tia_copies(t.m0m_num), tia_window_base(t.m0m_pos, x)) & live : 0;
+    const uint64_t m1 = has_m1 ? tia_object_window(m1_pat, tia_copies(t.m1m_num), tia_window_base(t.m1m_pos, x)) & live : 0;
+    // Colour index per pixel: 0 COLUBK, 1 COLUPF, 2 COLUP0, 3 COLUP1.
+    const uint64_t a = p0 | m0, b = p1 | m1;
+    uint64_t c1, c2, c3;
+    if (priority) {
+      c1 = pf | bl;
+      c2 = a & ~c1;
+      c3 = b & ~c1 & ~a;
+    } else if (score) {
+      const int left = 80 - x;   // pixels of the window in the left half
+      const uint64_t lmask = left <= 0 ? 0 : left >= 64 ? ~0ull : ((1ull << left) - 1);
+      c2 = a | (pf & lmask);
+      c3 = (b | pf) & ~c2;
+      c1 = bl & ~c2 & ~c3;
+    } else {
+      c2 = a;
+      c3 = b & ~a;
+      c1 = (pf | bl) & ~a & ~b;
+    }
+    const uint64_t lo = c1 | c3, hi = c2 | c3;
+    // Collisions: any pixel where both objects of a pair show.
+    const uint64_t movers = bl | a | b;
+    if (movers) {
+      coll |= (uint16_t)(((m0 & p1) ? 0x0001 : 0) | ((m0 & p0) ? 0x0002 : 0) | ((m1 & p0) ? 0x0004 : 0) |
+                         ((m1 & p1) ? 0x0008 : 0) | ((p0 & pf) ? 0x0010 : 0) | ((p0 & bl) ? 0x0020 : 0) |
+                         ((p1 & pf) ? 0x0040 : 0) | ((p1 & bl) ? 0x0080 : 0) | ((m0 & pf) ? 0x0100 : 0) |
+                         ((m0 & bl) ? 0x0200 : 0) | ((m1 & pf) ? 0x0400 : 0) | ((m1 & bl) ? 0x0800 : 0) |
+                         ((bl & pf) ? 0x1000 : 0) | ((p0 & p1) ? 0x2000 : 0) | ((m0 & m1) ? 0x4000 : 0));
+    }
+    // Write the window run by run (a run: pixels with the same colour index).  Bit i
+    // of `edges` marks a run starting at pixel i > 0; walking those bits keeps the
+    // loop's only carried dependency short.
+    uint64_t edges = ((lo ^ (lo << 1)) | (hi ^ (hi << 1))) & live & ~1ull;
+    int start = 0;
+#if CULE_TIA_SSE2
+    if (edges && n >= 16) {
+      // Several runs: sixteen pixels at a time, each byte picking its colour by its
+      // two index bits, without branches on the picture's content.
+      start = tia_write16(out, lo, hi, cols, n);
+      edges &= ~0ull << start;
+      // The first run of the rest starts at `start` whether or not it is an edge.
+    }
+#endif
+    for (;;) {
+      const int end = edges ? tia_ctz64(edges) : n;
+      const uint32_t idx = (uint32_t)((lo >> start) & 1u) | ((uint32_t)((hi >> start) & 1u) << 1);
+      const uint8_t v = (uint8_t)(cols >> (8 * idx));
+      const int len = end - start;
+      if (start + ((len + 7) & ~7) <= n) {
+        // Whole 8-byte stores; the last one may run into the next run, which is
+        // written afterwards, but never past the window.
+        const uint64_t v8 = 0x0101010101010101ull * v;
+        for (int j = 0; j < len; j += 8) memcpy(out + start + j, &v8, 8);
+      } else {
+        tia_fill(out + start, v, len);
+      }
+      if (!edges) break;
+      edges &= edges - 1;
+      start = end;
+    }
+    out += n;
+    x += n;
+    count -= n;
   }
   t.collision |= coll;
 }
@@ -380,8 +505,8 @@ CULE_BIG void tia_update_frame(Console& c, uint8_t* fb, int clock) {
     uint32_t line_pos = t.fb_pos;
     if (todo != 0) tia_draw_pixels(t, fb, todo, from_sol - kHBlank);
     if (t.hmove_blank && from_sol < kHBlank + 8) {
-      int blanks = (kHBlank + 8) - from_sol;
-      for (int i = 0; i < blanks; ++i) fb[line_pos + i] = 0;
+      int blanks = (kHBlank + 8) - from_sol;   // 1..8
+      tia_fill(fb + line_pos, 0, blanks);
       if (todo + from_sol >= kHBlank + 8) t.hmove_blank = 0;
     }
     if (t.clks_to_eol == kClocksPerLine) {
@@ -433,7 +558,9 @@ CULE_HD uint8_t tia_read_pot(Console& c, const GameConfig& g, int port, Pin pin,
 }
 
 CULE_BIG uint8_t tia_peek(Console& c, const GameConfig& g, uint8_t* fb, uint16_t addr) {
-  tia_update_frame(c, fb, (int)(c.cycles * 3));
+  // Only the collision latches depend on the picture drawn so far.
+  if (!(addr & 0x08)) tia_update_frame(c, fb, (int)(c.cycles * 3));
+  else c.tia.clk_pending = (int32_t)(c.cycles * 3);
   const uint16_t col = c.tia.collision;
   const uint8_t noise = c.data_bus & 0x3F;
   switch (addr & 0x0f) {

@@ -206,6 +206,16 @@ class Atari:
         Raises:
             ValueError: wrong shape, non-integer dtype, or an id outside [0, 18).
         """
+        # Fast path: a CPU tensor or an array of integer ids, checked and converted by
+        # the native side; anything it declines takes the full checks below.
+        if type(actions) is torch.Tensor and actions.is_cpu:
+            r = self._batch.act_fast(actions.numpy(), *self._params())
+            if r is not None:
+                return torch.from_numpy(r)
+        elif type(actions) is np.ndarray:
+            r = self._batch.act_fast(actions, *self._params())
+            if r is not None:
+                return torch.from_numpy(r)
         if isinstance(actions, torch.Tensor):
             shape = tuple(actions.shape)
         else:
