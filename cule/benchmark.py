@@ -334,6 +334,11 @@ def parse_args(argv=None):
 
 def main(argv=None):
     args = parse_args(argv)
+    try:  # keep ALE's banner out of the results table
+        from ale_py import ALEInterface, LoggerMode
+        ALEInterface.setLoggerMode(LoggerMode.Error)
+    except ImportError:
+        pass
     os.makedirs(args.out_dir, exist_ok=True)
     rows = []
     print(f"{'game':<15} {'mode':<10} {'backend':<11} {'envs':>6} {'frames/s':>12} {'spread (min-max)':>22}")

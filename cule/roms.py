@@ -57,6 +57,8 @@ def _snake(name: str) -> str:
 
 
 def _is_path(game: str) -> bool:
+    if re.fullmatch(r"(?:ALE|cule)/\w+-v\d+", game.strip()):
+        return False   # a Gymnasium id such as "ALE/Pong-v5"
     return os.sep in game or game.endswith((".bin", ".a26", ".rom")) or os.path.exists(game)
 
 
@@ -103,9 +105,11 @@ def load_rom(game: str) -> Rom:
         name = identify(data, game)
         _check_supported(name, game)
         return Rom(name, game, data, ROMS[name])
-    name = _snake(game)
+    m = re.fullmatch(r"(?:ALE|cule)/(\w+?)(?:NoFrameskip)?-v\d+", game.strip())
+    name = _snake(m.group(1) if m else game)
     if name not in ROMS:
-        raise ValueError(f"unknown game {game!r}: not an ALE game id; supported: {', '.join(list_games())}")
+        raise ValueError(f"unknown game {game!r}: not an ALE game id (see cule.list_games() for the "
+                         f"{len(_GAME_IDS)} supported games)")
     _check_supported(name, repr(game))
     from ale_py import roms as ale_roms
 
