@@ -77,14 +77,15 @@ CULE_HD void ale_apply_joystick(Console& c, uint8_t a) {
   else c.in.joy[0] = action_joystick_bits(a);
 }
 
-// ALEState::applyActionPaddles() for player A with strength 1 (player B: NOOP).
-CULE_HD void ale_apply_paddles(Console& c, const GameConfig& g, uint8_t a) {
+// ALEState::applyActionPaddles() for player A (player B: NOOP).  `step` is how far a
+// paddle moves a frame: int(PADDLE_DELTA * |strength|), PADDLE_DELTA for strength 1.
+CULE_HD void ale_apply_paddles(Console& c, const GameConfig& g, uint8_t a, int32_t step = kPaddleDelta) {
   ale_reset_keys(c);
   int delta = 0;
   uint8_t bits = action_joystick_bits(a);
   if (a != A_RESET) {
-    if (bits & 0x08) delta = -kPaddleDelta;
-    else if (bits & 0x04) delta = kPaddleDelta;
+    if (bits & 0x08) delta = -step;
+    else if (bits & 0x04) delta = step;
   }
   int32_t left = c.left_paddle + delta;
   if (left < g.paddle_min) left = g.paddle_min;

@@ -10,58 +10,11 @@
 
 #include "cpu_backend.hpp"
 #include "flat_bus.hpp"
+#include "py_config.hpp"
 
 namespace py = pybind11;
 using namespace cule;
 
-namespace {
-
-template <class T>
-T* writable(py::array& a, const char* what, size_t count) {
-  if (!py::isinstance<py::array_t<T>>(a) || !(a.flags() & py::array::c_style) || !a.writeable())
-    throw std::invalid_argument(std::string(what) + ": expected a writable C-contiguous array of the right dtype");
-  if ((size_t)a.size() != count)
-    throw std::invalid_argument(std::string(what) + ": expected " + std::to_string(count) + " elements, got " +
-                                std::to_string(a.size()));
-  return static_cast<T*>(a.mutable_data());
-}
-
-template <class T>
-const T* readable(const py::array& a, const char* what, size_t count) {
-  if (!py::isinstance<py::array_t<T>>(a) || !(a.flags() & py::array::c_style))
-    throw std::invalid_argument(std::string(what) + ": expected a C-contiguous array of the right dtype");
-  if ((size_t)a.size() != count)
-    throw std::invalid_argument(std::string(what) + ": expected " + std::to_string(count) + " elements, got " +
-                                std::to_string(a.size()));
-  return static_cast<const T*>(a.data());
-}
-
-GameConfig config_from_dict(const py::dict& d) {
-  GameConfig g{};
-  g.rom_size = d["rom_size"].cast<uint32_t>();
-  g.cart_type = d["cart_type"].cast<uint8_t>();
-  g.game_id = d["game_id"].cast<uint8_t>();
-  g.pal = d["pal"].cast<bool>();
-  g.autodetect = d["autodetect"].cast<bool>();
-  auto types = d["ctrl_type"].cast<std::vector<int>>();
-  auto jacks = d["ctrl_jack"].cast<std::vector<int>>();
-  for (int i = 0; i < 2; ++i) { g.ctrl_type[i] = (uint8_t)types.at(i); g.ctrl_jack[i] = (uint8_t)jacks.at(i); }
-  g.swap_paddles = d["swap_paddles"].cast<bool>();
-  g.left_diff_a = d["left_diff_a"].cast<bool>();
-  g.right_diff_a = d["right_diff_a"].cast<bool>();
-  g.hmove_blanks = d["hmove_blanks"].cast<bool>();
-  g.use_paddles = g.ctrl_type[0] == CTRL_PADDLES || g.ctrl_type[1] == CTRL_PADDLES;
-  g.ystart = d["ystart"].cast<uint16_t>();
-  g.height = d["height"].cast<uint16_t>();
-  g.screen_height = d["screen_height"].cast<uint16_t>();
-  g.paddle_min = d["paddle_min"].cast<int32_t>();
-  g.paddle_max = d["paddle_max"].cast<int32_t>();
-  if (g.cart_type >= CART_COUNT) throw std::invalid_argument("unknown cartridge type");
-  if (g.game_id >= GAME_COUNT) throw std::invalid_argument("unknown game id");
-  return g;
-}
-
-}  // namespace
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "cule native core: the batched Atari 2600 emulator (CPU backend)";

@@ -1,16 +1,42 @@
-// cule: the GameConfig the native core takes, from the dict cule/roms.py builds
-// (native_config).  Shared by the CPU and CUDA bindings.
+// cule: helpers shared by the pybind11 modules (cule._core, cule._vector, cule._cuda):
+// checked views of NumPy arrays, and the GameConfig the native core takes, from the
+// dict cule/roms.py builds (native_config).
 #pragma once
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "games/dispatch.hpp"
 #include "state.hpp"
 
 namespace cule {
+
+// A writable C-contiguous array of T with `count` elements, or std::invalid_argument
+// naming `what`.
+template <class T>
+T* writable(pybind11::array& a, const char* what, size_t count) {
+  if (!pybind11::isinstance<pybind11::array_t<T>>(a) || !(a.flags() & pybind11::array::c_style) || !a.writeable())
+    throw std::invalid_argument(std::string(what) + ": expected a writable C-contiguous array of the right dtype");
+  if ((size_t)a.size() != count)
+    throw std::invalid_argument(std::string(what) + ": expected " + std::to_string(count) + " elements, got " +
+                                std::to_string(a.size()));
+  return static_cast<T*>(a.mutable_data());
+}
+
+// A C-contiguous array of T with `count` elements, or std::invalid_argument.
+template <class T>
+const T* readable(const pybind11::array& a, const char* what, size_t count) {
+  if (!pybind11::isinstance<pybind11::array_t<T>>(a) || !(a.flags() & pybind11::array::c_style))
+    throw std::invalid_argument(std::string(what) + ": expected a C-contiguous array of the right dtype");
+  if ((size_t)a.size() != count)
+    throw std::invalid_argument(std::string(what) + ": expected " + std::to_string(count) + " elements, got " +
+                                std::to_string(a.size()));
+  return static_cast<const T*>(a.data());
+}
 
 inline GameConfig config_from_dict(const pybind11::dict& d) {
   GameConfig g{};

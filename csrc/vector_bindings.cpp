@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include "vector_env.hpp"
+#include "py_config.hpp"
 
 namespace py = pybind11;
 using namespace cule;
@@ -15,24 +16,10 @@ using namespace cule::vec;
 namespace {
 
 template <class T>
-T* out_array(py::array& a, const char* what, size_t count) {
-  if (!py::isinstance<py::array_t<T>>(a) || !(a.flags() & py::array::c_style) || !a.writeable())
-    throw std::invalid_argument(std::string(what) + ": expected a writable C-contiguous array of the right dtype");
-  if ((size_t)a.size() != count)
-    throw std::invalid_argument(std::string(what) + ": expected " + std::to_string(count) + " elements, got " +
-                                std::to_string(a.size()));
-  return static_cast<T*>(a.mutable_data());
-}
+T* out_array(py::array& a, const char* what, size_t count) { return writable<T>(a, what, count); }
 
 template <class T>
-const T* in_array(const py::array& a, const char* what, size_t count) {
-  if (!py::isinstance<py::array_t<T>>(a) || !(a.flags() & py::array::c_style))
-    throw std::invalid_argument(std::string(what) + ": expected a C-contiguous array of the right dtype");
-  if ((size_t)a.size() != count)
-    throw std::invalid_argument(std::string(what) + ": expected " + std::to_string(count) + " elements, got " +
-                                std::to_string(a.size()));
-  return static_cast<const T*>(a.data());
-}
+const T* in_array(const py::array& a, const char* what, size_t count) { return readable<T>(a, what, count); }
 
 VecOutputs outputs(VecEnv& v, py::array& obs, py::array& reward, py::array& term, py::array& trunc,
                    py::array& env_id, py::array& lives, py::array& fn, py::array& efn) {

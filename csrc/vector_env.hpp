@@ -243,22 +243,7 @@ inline int32_t paddle_delta(float strength) {
 }
 
 inline void apply_paddles_strength(Console& c, const GameConfig& g, uint8_t a, float strength) {
-  ale_reset_keys(c);
-  int32_t delta = 0;
-  const uint8_t bits = action_joystick_bits(a);
-  if (a != A_RESET) {
-    if (bits & 0x08) delta = -paddle_delta(strength);
-    else if (bits & 0x04) delta = paddle_delta(strength);
-  }
-  int32_t left = c.left_paddle + delta;
-  if (left < g.paddle_min) left = g.paddle_min;
-  if (left > g.paddle_max) left = g.paddle_max;
-  int32_t right = c.right_paddle;
-  if (right < g.paddle_min) right = g.paddle_min;
-  if (right > g.paddle_max) right = g.paddle_max;
-  ale_set_paddles(c, left, right);
-  if (a == A_RESET) c.in.console |= 0x01;
-  if (a != A_RESET && (bits & 0x10)) c.in.paddle_fire |= 0x01;
+  ale_apply_paddles(c, g, a, paddle_delta(strength));
 }
 
 // `sticky` is ALE's m_paddle_a_strength (kept outside the Console).

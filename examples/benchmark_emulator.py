@@ -6,6 +6,8 @@ minimal set and sticky actions at 0.25.  Prints frames/s of each and their ratio
 measured side by side in this run.
 
     python examples/benchmark_emulator.py --game pong --frames 20000
+    python examples/benchmark_emulator.py --game pong breakout space_invaders seaquest \
+        ms_pacman montezuma_revenge pitfall2          # a spread of games, one table
 """
 import argparse
 import time
@@ -55,7 +57,7 @@ def bench_ale(game, frames, seed):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", default="pong", help="ALE game id (default: pong)")
+    ap.add_argument("--game", nargs="+", default=["pong"], help="ALE game id(s) (default: pong)")
     ap.add_argument("--frames", type=int, default=20000, help="frames per measurement (default 20000)")
     ap.add_argument("--envs", type=int, default=16, help="consoles in the cule batch (default 16)")
     ap.add_argument("--repeats", type=int, default=3, help="measurements each; the median is reported")
@@ -63,17 +65,30 @@ def main():
     args = ap.parse_args()
     if args.frames < 1 or args.envs < 1 or args.repeats < 1:
         ap.error("--frames, --envs and --repeats must be >= 1")
-    try:
-        cule.load_rom(args.game)
-    except ValueError as e:
-        ap.error(str(e))
-    c = sorted(bench_cule(args.game, args.frames, args.envs, 1, args.seed) for _ in range(args.repeats))
-    a = sorted(bench_ale(args.game, args.frames, args.seed) for _ in range(args.repeats))
-    cm, am = c[len(c) // 2], a[len(a) // 2]
-    print(f"game: {args.game}   frameskip 1, screen rendered every frame, sticky actions 0.25")
-    print(f"cule.Atari, 1 thread, {args.envs} envs : {cm:12,.0f} frames/s   (runs: {', '.join(f'{v:,.0f}' for v in c)})")
-    print(f"ale-py ALEInterface.act loop   : {am:12,.0f} frames/s   (runs: {', '.join(f'{v:,.0f}' for v in a)})")
-    print(f"ratio cule / ale-py            : {cm / am:12.2f}x")
+    for game in args.game:
+        try:
+            cule.load_rom(game)
+        except ValueError as e:
+            ap.error(str(e))
+    rows = []
+    for game in args.game:
+        # Alternate the two so load changes on a shared machine hit both alike.
+        c, a = [], []
+        for _ in range(args.repeats):
+            c.append(bench_cule(game, args.frames, args.envs, 1, args.seed))
+            a.append(bench_ale(game, args.frames, args.seed))
+        c.sort()
+        a.sort()
+        cm, am = c[len(c) // 2], a[len(a) // 2]
+        rows.append((game, cm, am))
+        print(f"game: {game}   frameskip 1, screen rendered every frame, sticky actions 0.25")
+        print(f"cule.Atari, 1 thread, {args.envs} envs : {cm:12,.0f} frames/s   (runs: {', '.join(f'{v:,.0f}' for v in c)})")
+        print(f"ale-py ALEInterface.act loop   : {am:12,.0f} frames/s   (runs: {', '.join(f'{v:,.0f}' for v in a)})")
+        print(f"ratio cule / ale-py            : {cm / am:12.2f}x")
+    if len(rows) > 1:
+        print(f"\n{'game':<20} {'cule (1 thread)':>16} {'ale-py':>12} {'ratio':>7}")
+        for game, cm, am in rows:
+            print(f"{game:<20} {cm:16,.0f} {am:12,.0f} {cm / am:6.2f}x")
 
 
 if __name__ == "__main__":
