@@ -176,10 +176,12 @@ CULE_FI void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
   const int clock = (int)(c.cycles * 3);
   const int hpos = (clock - t.clk_frame_start) % kClocksPerLine;
   const bool last_line = (clock - t.clk_frame_start) / kClocksPerLine > t.max_scanlines;
-  if (last_line) {
+  if (last_line || tia_catch_up_needed(t, hpos)) {
     tia_update_frame(c, m.fb(), clock + tia_write_delay(addr, hpos));
-    c.stop = 1;
-    t.partial_frame = 0;
+    if (last_line) {
+      c.stop = 1;
+      t.partial_frame = 0;
+    }
   } else if ((kTiaNoCatchUp >> addr) & 1u) {
     t.clk_pending = clock;
   } else if (tia_write_unchanged(t, addr, value)) {

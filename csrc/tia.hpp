@@ -544,6 +544,17 @@ CULE_BIG void tia_grey_out(Console& c, uint8_t* fb) {
     }
 }
 
+// Catching up is split-invariant except for one Stella quirk: an update that ends
+// inside HBLANK on a line with an HMOVE blank pending zeroes the line's first
+// 76 - (its end) pixels, more than the eight blanked ones; later drawing normally
+// covers them, but not when the frame stops first.  So near the start of a line
+// with an HMOVE blank pending, accesses always catch up, as Stella does.  (hpos is
+// the access's clock in its line; the margins cover the write delays, which can
+// carry an update into the next line.)
+CULE_FI bool tia_catch_up_needed(const TiaState& t, int hpos) {
+  return t.hmove_blank && (hpos < kHBlank + 16 || hpos >= kClocksPerLine - 8);
+}
+
 // ---- register reads (Stella TIA::peek) ----
 
 CULE_HD uint8_t tia_read_pot(Console& c, const GameConfig& g, int port, Pin pin, uint8_t noise) {
@@ -558,9 +569,13 @@ CULE_HD uint8_t tia_read_pot(Console& c, const GameConfig& g, int port, Pin pin,
 }
 
 CULE_BIG uint8_t tia_peek(Console& c, const GameConfig& g, uint8_t* fb, uint16_t addr) {
-  // Only the collision latches depend on the picture drawn so far.
-  if (!(addr & 0x08)) tia_update_frame(c, fb, (int)(c.cycles * 3));
-  else c.tia.clk_pending = (int32_t)(c.cycles * 3);
+  // Only the collision latches depend on the picture drawn so far (but near a line
+  // start with an HMOVE blank pending, always catch up: see tia_catch_up_needed).
+  const int clock = (int)(c.cycles * 3);
+  if (!(addr & 0x08) || tia_catch_up_needed(c.tia, (clock - c.tia.clk_frame_start) % kClocksPerLine))
+    tia_update_frame(c, fb, clock);
+  else
+    c.tia.clk_pending = clock;
   const uint16_t col = c.tia.collision;
   const uint8_t noise = c.data_bus & 0x3F;
   switch (addr & 0x0f) {
