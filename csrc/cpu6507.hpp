@@ -98,6 +98,17 @@ struct Core {
   uint16_t pc;
   uint8_t a, x, y, sp, p, halted;
 
+  // Copy the registers back into the console's CPU state.
+  CULE_FI void save(CpuState& s) const {
+    s.pc = pc;
+    s.a = a;
+    s.x = x;
+    s.y = y;
+    s.sp = sp;
+    s.p = p;
+    s.halted = halted;
+  }
+
   // ---- bus primitives ------------------------------------------------------
   // Addresses may be computed in int (e.g. pointer+1 = $0100); they are
   // truncated to 16 bits here, exactly like passing them to a uint16_t API.
@@ -690,13 +701,7 @@ CULE_HD void cpu_step(CpuState& s, Bus& bus) {
   if (s.halted) return;
   cpu6507::Core<Bus> c{bus, s.pc, s.a, s.x, s.y, s.sp, s.p, 0};
   c.step();
-  s.pc = c.pc;
-  s.a = c.a;
-  s.x = c.x;
-  s.y = c.y;
-  s.sp = c.sp;
-  s.p = c.p;
-  s.halted = c.halted;
+  c.save(s);
 }
 
 // Runs up to max_instructions instructions, stopping early once bus.stopped() or the
@@ -712,13 +717,7 @@ CULE_FI int cpu_run(CpuState& s, Bus& bus, int max_instructions) {
     ++n;
     if (c.halted || bus.stopped()) break;
   }
-  s.pc = c.pc;
-  s.a = c.a;
-  s.x = c.x;
-  s.y = c.y;
-  s.sp = c.sp;
-  s.p = c.p;
-  s.halted = c.halted;
+  c.save(s);
   return n;
 }
 
