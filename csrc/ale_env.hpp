@@ -16,11 +16,17 @@ enum AleAction : uint8_t {
 constexpr uint32_t kSystemRandomSeed = 4753849;   // ALE's system_random_seed
 constexpr int kPaddleDelta = 23000;               // ALE PADDLE_DELTA per frame
 
+constexpr int32_t kRenderAll = 0x7fffffff;
+
 // The batch-wide ALE settings act() and reset_game() depend on.
 struct EnvParams {
   int32_t frameskip;         // ALE frame_skip
   float repeat_p;            // ALE repeat_action_probability (a float, as ALE stores it)
   int32_t max_frames;        // ALE max_num_frames_per_episode (0: no limit)
+  // How many of the last frames of an act() are drawn to pixels (the frames that feed
+  // an observation); the others only emulate (collisions included).  kRenderAll draws
+  // every frame, 0 none.  See ale_act_observed for how exactness is kept.
+  int32_t render_last = kRenderAll;
 };
 
 // Joystick directions and fire an action presses: bit 0 up, 1 down, 2 left, 3 right, 4 fire.
@@ -156,7 +162,10 @@ CULE_BIG void ale_power_on(Machine& m, uint32_t env_seed, uint16_t mode, uint8_t
     system_reset(m, false, g.height);
     for (int i = 0; i < 60; ++i) run_frame(m);
   }
+  // (The auto-detection frames above are not drawn: render is 0 in a zeroed console,
+  // and the reset below clears both frame buffers anyway.)
   system_reset(m, g.pal != 0, g.screen_height);
+  c.tia.render = 1;
   // StellaEnvironment ctor.
   if (g.use_paddles) ale_reset_paddles(c, g);
   mt_seed(c.env_rng, env_seed);
@@ -178,6 +187,8 @@ CULE_BIG int32_t ale_act(Machine& m, uint8_t action, const EnvParams& p) {
     if (mt_next_double(c.env_rng) >= (double)p.repeat_p) c.action_a = action;
     (void)mt_next_double(c.env_rng);   // player B's draw
     if (c.game.terminal || ale_truncated(c, p.max_frames)) continue;
+    // Drawn: the last render_last frames; tentatively (2) when some are not drawn.
+    c.tia.render = (p.frameskip - i <= p.render_last) ? (p.render_last >= p.frameskip ? 1 : 2) : 0;
     uint8_t a = c.action_a;            // noopIllegalActions()
     if (a == A_RESET || (a < A_NUM_ACTIONS && !game_legal(m.g.game_id, a))) a = A_NOOP;
     ale_emulate(m, a, 1);
@@ -187,6 +198,29 @@ CULE_BIG int32_t ale_act(Machine& m, uint8_t action, const EnvParams& p) {
   }
   c.truncated = ale_truncated(c, p.max_frames) ? 1 : 0;
   return total;
+}
+
+// Whether the buffer ALE would show now (the current frame's) holds exactly ALE's pixels.
+CULE_HD bool ale_screen_exact(const Console& c) { return (c.tia.fb_exact >> c.tia.cur_buf) & 1u; }
+
+// ale_act drawing only the last p.render_last (>= 2) frames, with both frame buffers
+// guaranteed to hold ALE's exact pixels afterwards.  Usually the last two frames cover
+// the whole screen and the undrawn frames before them don't matter.  When they don't
+// (a frame stopped early, or the episode ended inside the frameskip so the last frames
+// emulated were not drawn), `reload()` puts the console back as it was before the call
+// and the act is repeated drawing every frame: emulation is deterministic, every pixel
+// the first pass drew is drawn again, and since both buffers were exact before the
+// call (this invariant holds from the reset that cleared them), they are exact after.
+template <class Reload>
+CULE_HD int32_t ale_act_observed(Machine& m, uint8_t action, const EnvParams& p, Reload&& reload) {
+  int32_t r = ale_act(m, action, p);
+  if (p.render_last > 0 && p.render_last < p.frameskip && m.c.tia.fb_exact != 3) {
+    reload();
+    EnvParams all = p;
+    all.render_last = kRenderAll;
+    r = ale_act(m, action, all);
+  }
+  return r;
 }
 
 // What RomSettings::setMode() may use (ALE's StellaEnvironmentWrapper + readRam).
@@ -201,8 +235,11 @@ struct ModeEnv {
 };
 
 // StellaEnvironment::reset() = ALEInterface::reset_game().
-CULE_BIG void ale_reset_game(Machine& m, const EnvParams& p) {
+CULE_BIG void ale_reset_game(Machine& m, const EnvParams& params) {
   Console& c = m.c;
+  EnvParams p = params;          // every frame of a reset is drawn (none if none are)
+  p.render_last = params.render_last == 0 ? 0 : kRenderAll;
+  c.tia.render = p.render_last ? 1 : 0;
   c.episode_frame_number = 0;
   c.truncated = 0;
   ale_reset_paddles(c, m.g);

@@ -29,6 +29,7 @@ PYBIND11_MODULE(_core, m) {
            py::arg("config"), py::arg("rom"), py::arg("num_envs"), py::arg("num_threads"))
       .def_property_readonly("num_envs", &CpuBatch::num_envs)
       .def_property_readonly("num_threads", &CpuBatch::num_threads)
+      .def_property("render_last", &CpuBatch::render_last, &CpuBatch::set_render_last)
       .def("load", [](CpuBatch& b, const py::array& seeds, const py::array& modes, const py::array& diffs,
                       int frameskip, float p, int32_t max_frames) {
         size_t n = (size_t)b.num_envs();

@@ -434,6 +434,7 @@ CULE_HD void frame_start(Machine& m) {
     }
   }
   t.frame_greyed = 0;
+  t.frame_rendered = 1;
 }
 
 // TIA::update(): run the CPU until the TIA ends the frame (VSYNC, or a write past the
@@ -443,6 +444,11 @@ CULE_BIG void run_frame(Machine& m) {
   TiaState& t = c.tia;
   if (!t.partial_frame) frame_start(m);
   t.partial_frame = 1;
+  if (!t.render) {
+    // This part of the frame is not drawn: its buffer no longer matches ALE's.
+    t.frame_rendered = 0;
+    t.fb_exact &= (uint8_t)~(1u << t.cur_buf);
+  }
   c.stop = 0;
   Bus bus(m);
   cpu_run(c.cpu, bus, 25000);
@@ -452,11 +458,20 @@ CULE_BIG void run_frame(Machine& m) {
   if (t.partial_frame) {
     // Stopped by the instruction limit: draw what Stella would have drawn by now.
     tia_update_frame(c, m.fb(), t.clk_pending);
-    if (!t.frame_greyed) tia_grey_out(c, m.fb());
+    if (t.render == 2) {
+      // A tentative pass: leave the greying to the pass that redoes this one.
+      t.frame_rendered = 0;
+      t.fb_exact &= (uint8_t)~(1u << t.cur_buf);
+    } else if (!t.frame_greyed && t.render) {
+      tia_grey_out(c, m.fb());
+    }
     t.frame_greyed = 1;
   } else {
     t.scanline_count_last = t.current_scanline;
     t.frame_greyed = 0;
+    // A frame drawn from its first line to the last displayed one covers the whole
+    // buffer; one that stopped early leaves older lines in place (exact only if they were).
+    if (t.frame_rendered && t.fb_pos >= (uint32_t)t.height * 160u) t.fb_exact |= (uint8_t)(1u << t.cur_buf);
   }
 }
 

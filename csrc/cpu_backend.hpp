@@ -79,7 +79,9 @@ class CpuBatch {
     for (auto& c : consoles_) { c.mode = mode; c.difficulty = difficulty; }
   }
 
-  void reset(const int64_t* ids, int count, const EnvParams& p) {
+  void reset(const int64_t* ids, int count, const EnvParams& params) {
+    EnvParams p = params;
+    p.render_last = render_last_;
     pool_.parallel_for(count, [&](int b, int e) {
       for (int k = b; k < e; ++k) {
         Machine m = machine((int)ids[k]);
@@ -88,11 +90,28 @@ class CpuBatch {
     });
   }
 
-  void act(const uint8_t* actions, int32_t* rewards, const EnvParams& p) {
+  // Frames drawn per act (EnvParams::render_last): 2 (default; the frame ALE's screen
+  // shows afterwards and the one before, which keeps both buffers exact: see
+  // ale_act_observed), kRenderAll, or 0 (none: screens are not available).
+  int render_last() const { return render_last_; }
+  void set_render_last(int r) {
+    if (r < 0 || r == 1) throw std::invalid_argument("render_last must be 0 or >= 2");
+    render_last_ = r;
+  }
+
+  void act(const uint8_t* actions, int32_t* rewards, const EnvParams& params) {
+    EnvParams p = params;
+    p.render_last = render_last_;
+    const bool partial = p.render_last > 0 && p.render_last < p.frameskip;
     pool_.parallel_for(n_, [&](int b, int e) {
       for (int i = b; i < e; ++i) {
         Machine m = machine(i);
-        rewards[i] = ale_act(m, actions[i], p);
+        if (partial) {
+          const Console saved = consoles_[i];
+          rewards[i] = ale_act_observed(m, actions[i], p, [&] { consoles_[i] = saved; });
+        } else {
+          rewards[i] = ale_act(m, actions[i], p);
+        }
       }
     });
   }
@@ -159,6 +178,7 @@ class CpuBatch {
   GameConfig cfg_;
   std::vector<uint8_t> rom_;
   int n_;
+  int render_last_ = 2;
   ThreadPool pool_;
   std::vector<Console> consoles_;
   std::vector<uint8_t> fbs_;

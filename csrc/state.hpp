@@ -106,6 +106,13 @@ struct TiaState {
   uint8_t hmove_blank, cosmic_enabled, dump_enabled;
   uint8_t color_loss, allow_hmove_blanks;
   uint8_t partial_frame, frame_greyed, cur_buf;
+  // Rendering control (not Stella state): `render` 0 skips drawing pixels (collisions
+  // are still computed), 1 draws, 2 draws tentatively (a pass that may be redone, see
+  // ale_act_observed: an unfinished frame is then not greyed, as greying twice would
+  // not be ALE's picture, and its buffer counts as inexact); `frame_rendered` says
+  // every part of the current frame was drawn; bit b of `fb_exact` says frame buffer
+  // b holds exactly what ALE's would.
+  uint8_t render, frame_rendered, fb_exact;
   uint16_t ystart, height;
 };
 

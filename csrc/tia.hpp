@@ -132,6 +132,8 @@ CULE_HD void tia_frame_reset(Console& c, uint8_t* fbs) {
   TiaState& t = c.tia;
   for (int i = 0; i < 2 * kFrameBufferBytes; ++i) fbs[i] = 0;
   t.fb_pos = 0;
+  t.fb_exact = 3;        // both buffers are all zeros, as Stella's
+  t.frame_rendered = 1;
   int start_offset = kClocksPerLine * t.ystart;
   int stop_offset = start_offset + kClocksPerLine * t.height;
   t.clk_frame_start = (int32_t)(c.cycles * 3);
@@ -369,6 +371,11 @@ CULE_FI void tia_fill(uint8_t* p, uint8_t v, int len) {
 CULE_BIG void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
   uint8_t* out = fb + t.fb_pos;
   t.fb_pos += (uint32_t)count;
+  if (!t.render) {
+    // Not drawn: only collisions matter, and they need two objects showing.
+    const uint8_t o = t.enabled;
+    if ((t.vblank & 0x02) || (o & (o - 1)) == 0) return;
+  }
   if (t.vblank & 0x02) {
     tia_fill(out, 0, count);
     return;
@@ -441,6 +448,11 @@ CULE_BIG void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
                          ((m0 & bl) ? 0x0200 : 0) | ((m1 & pf) ? 0x0400 : 0) | ((m1 & bl) ? 0x0800 : 0) |
                          ((bl & pf) ? 0x1000 : 0) | ((p0 & p1) ? 0x2000 : 0) | ((m0 & m1) ? 0x4000 : 0));
     }
+    if (!t.render) {
+      x += n;
+      count -= n;
+      continue;
+    }
     // Write the window run by run (a run: pixels with the same colour index).  Bit i
     // of `edges` marks a run starting at pixel i > 0; walking those bits keeps the
     // loop's only carried dependency short.
@@ -506,7 +518,7 @@ CULE_BIG void tia_update_frame(Console& c, uint8_t* fb, int clock) {
     if (todo != 0) tia_draw_pixels(t, fb, todo, from_sol - kHBlank);
     if (t.hmove_blank && from_sol < kHBlank + 8) {
       int blanks = (kHBlank + 8) - from_sol;   // 1..8
-      tia_fill(fb + line_pos, 0, blanks);
+      if (t.render) tia_fill(fb + line_pos, 0, blanks);
       if (todo + from_sol >= kHBlank + 8) t.hmove_blank = 0;
     }
     if (t.clks_to_eol == kClocksPerLine) {

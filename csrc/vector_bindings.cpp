@@ -69,6 +69,7 @@ PYBIND11_MODULE(_vector, m) {
            py::arg("stale_frames"), py::arg("default_mode"))
       .def_property_readonly("num_envs", &VecEnv::num_envs)
       .def_property_readonly("num_threads", &VecEnv::num_threads)
+      .def_property("render_observed_only", &VecEnv::render_observed_only, &VecEnv::set_render_observed_only)
       .def_property_readonly("stacked_obs_size", &VecEnv::stacked_obs_size)
       .def("seed_noops", [](VecEnv& v, const py::array& seeds) {
         const uint32_t* s = in_array<uint32_t>(seeds, "seeds", (size_t)v.num_envs());

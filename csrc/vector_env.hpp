@@ -295,6 +295,7 @@ struct VecOptions {
   float repeat_action_probability = 0.f;
   bool same_step = false;                // autoreset SAME_STEP (else NEXT_STEP)
   bool stale_frames = true;              // reproduce ale-py's stale screens on early stop
+  bool render_observed_only = true;      // draw only the frames observations are made of
   uint16_t default_mode = 0;             // the ROM's default mode (what loadROM selects)
 };
 
@@ -355,6 +356,10 @@ class VecEnv {
   }
 
   int num_envs() const { return n_; }
+  // Whether frames no observation is made of are emulated without drawing (default).
+  bool render_observed_only() const { return o_.render_observed_only; }
+  void set_render_observed_only(bool on) { o_.render_observed_only = on; }
+
   int num_threads() const { return pool_.size(); }
   size_t num_actions() const { return actions_.size(); }
   size_t stacked_obs_size() const { return obs_size_ * o_.stack_num; }
@@ -522,29 +527,84 @@ class VecEnv {
     s.ever_reset = 1;
   }
 
-  void step_env(int i, uint8_t action, float strength, float* scratch) {
+  // The agent step's frames, drawing only the last `drawn` of them to pixels (the rest
+  // are emulated without drawing).  Returns the summed reward; `exact` is false when a
+  // screen this step uses, or either frame buffer at the end, may differ from ALE's
+  // (a frame that stopped early on top of an undrawn one, or an early stop).
+  //
+  // A screen copied in the middle of an unfinished frame (one that runs over several
+  // ALE frames) shows older pixels below the line drawn so far.  If this pass went on
+  // drawing that frame, a redo would find those lines already overwritten when it
+  // copies the screen at the same point; so once such a copy is made, a tentative
+  // pass stops drawing (which also marks it inexact, so it is redone).
+  int32_t step_frames(int i, uint8_t action, float strength, int drawn, bool& exact) {
     EnvSlot& s = slots_[i];
     Machine m = batch_.machine(i);
     const EnvParams p = ale_params();
     int32_t reward = 0;
     int emulated = 0;
+    bool hist_exact[2] = {true, true};
+    const bool tentative = drawn < o_.frameskip;
+    bool stop_drawing = false;
+    exact = true;
     for (int skip = o_.frameskip; skip > 0; --skip) {
+      m.c.tia.render = !tentative ? 1 : (skip <= drawn && !stop_drawing) ? 2 : 0;
       reward += act_strength(m, action, strength, s.sticky_strength, p);
       ++emulated;
       s.game_over = game_over_of(i) ? 1 : 0;
       s.elapsed_frames++;
       const int lv = lives_of(i);
       s.life_lost = (lv < s.lives && lv > 0) ? 1 : 0;
-      if (!o_.stale_frames) std::memcpy(hist(i, emulated & 1), batch_.screen(i), raw_px_);
+      if (!o_.stale_frames) {
+        std::memcpy(hist(i, emulated & 1), batch_.screen(i), raw_px_);
+        hist_exact[emulated & 1] = ale_screen_exact(m.c);
+        if (tentative && m.c.tia.partial_frame) stop_drawing = true;
+      }
       if (s.game_over || truncated_by_limit(s) || (o_.episodic_life && s.life_lost)) break;
-      if (o_.stale_frames && skip <= 2) capture(i, raw(i, skip - 1));
+      if (o_.stale_frames && skip <= 2) {
+        capture(i, raw(i, skip - 1));
+        if ((skip == 1 || o_.maxpool) && !ale_screen_exact(m.c)) exact = false;
+        if (tentative && m.c.tia.partial_frame) stop_drawing = true;
+      }
     }
     if (!o_.stale_frames) {
       // The last frame emulated, max-pooled with the one before it only when both
       // were emulated by this step (frameskip 1 or a stop after one frame: no pool).
       convert(hist(i, emulated & 1), raw(i, 0));
-      if (emulated >= 2) convert(hist(i, (emulated - 1) & 1), raw(i, 1));
-      else std::memset(raw(i, 1), 0, raw_size_);
+      if (!hist_exact[emulated & 1]) exact = false;
+      if (emulated >= 2) {
+        convert(hist(i, (emulated - 1) & 1), raw(i, 1));
+        if (o_.maxpool && !hist_exact[(emulated - 1) & 1]) exact = false;
+      } else {
+        std::memset(raw(i, 1), 0, raw_size_);
+      }
+    }
+    if (m.c.tia.fb_exact != 3) exact = false;
+    m.c.tia.render = 1;
+    return reward;
+  }
+
+  void step_env(int i, uint8_t action, float strength, float* scratch) {
+    EnvSlot& s = slots_[i];
+    // Only the last two frames are drawn (the max-pooled pair; without max-pooling the
+    // second keeps both buffers exact, see ale_act_observed).  If a screen used, or a
+    // buffer at the end, may not be exact, the step is redone from a copy drawing every
+    // frame (emulation is deterministic).
+    const int drawn = 2;
+    int32_t reward;
+    bool exact = true;
+    if (o_.render_observed_only && o_.frameskip > drawn) {
+      Console& c = batch_.machine(i).c;
+      const Console saved = c;
+      const EnvSlot saved_slot = s;
+      reward = step_frames(i, action, strength, drawn, exact);
+      if (!exact) {
+        c = saved;
+        s = saved_slot;
+        reward = step_frames(i, action, strength, kRenderAll, exact);
+      }
+    } else {
+      reward = step_frames(i, action, strength, kRenderAll, exact);
     }
     process_screen(i, scratch);
     s.lives = lives_of(i);

@@ -83,6 +83,15 @@ class Atari:
             ``random_seed``), one int per env, or None for random seeds.  Seeds must be
             in [0, 2**31 - 1].
         num_threads: CPU threads stepping the consoles (default: all cores).
+        render: True (default): ``screen_rgb``/``screen_grayscale`` show ALE's screen.
+            Only the last two frames of each ``act`` are drawn to pixels (the one
+            shown, and the one before it, which keeps ALE's second frame buffer
+            exact); the others are emulated without drawing (collision latches
+            included).  When those two frames do not cover the whole screen, the
+            ``act`` is redone drawing every frame, so screens are always ALE's.  False: no frame
+            is drawn (emulation only, e.g. for RAM observations or benchmarks); RAM,
+            rewards, lives and flags are unchanged, and the screen methods raise
+            RuntimeError.
 
     Raises:
         ValueError: unknown or unsupported game, unreadable or unknown ROM file, or
@@ -93,7 +102,7 @@ class Atari:
                  frameskip: int = 1, repeat_action_probability: float = 0.25, full_action_space: bool = False,
                  max_num_frames_per_episode: int = 0, mode: Optional[int] = None,
                  difficulty: Optional[int] = None, seed: Union[None, int, Sequence[int]] = None,
-                 num_threads: Optional[int] = None):
+                 num_threads: Optional[int] = None, render: bool = True):
         self.rom: Rom = load_rom(game)
         info = self.rom.info
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
@@ -133,6 +142,8 @@ class Atari:
             num_threads = os.cpu_count() or 1
         if isinstance(num_threads, bool) or not isinstance(num_threads, (int, np.integer)) or num_threads < 1:
             raise ValueError(f"num_threads must be an integer >= 1, got {num_threads!r}")
+        if not isinstance(render, (bool, np.bool_)):
+            raise ValueError(f"render must be True or False, got {render!r}")
         seeds = self._seeds(seed, num_envs)
 
         self.game = self.rom.game
@@ -154,6 +165,10 @@ class Atari:
             self._batch = self._cuda.batch
         else:
             self._batch = _core.CpuBatch(native_config(self.rom), self.rom.data, num_envs, int(num_threads))
+        self.render = bool(render)
+        if hasattr(self._batch, "render_last"):
+            # Frames drawn per act: the last two (see CpuBatch.render_last), or none.
+            self._batch.render_last = 2 if self.render else 0
         self._rewards = np.zeros(num_envs, dtype=np.int32)
         # ALE loadROM: power on and reset_game in the default mode and difficulty.
         if self._cuda is not None:
@@ -368,8 +383,18 @@ class Atari:
         self._batch.read_ram(out)
         return torch.from_numpy(out)
 
+    def _check_render(self):
+        if not self.render:
+            raise RuntimeError("this cule.Atari was created with render=False: no frames are drawn, "
+                               "so there is no screen to read (RAM, rewards and flags are available)")
+
     def screen_rgb(self) -> torch.Tensor:
-        """uint8 tensor [num_envs, H, W, 3] of the last frame, as ALE's getScreenRGB."""
+        """uint8 tensor [num_envs, H, W, 3] of the last frame, as ALE's getScreenRGB.
+
+        Raises:
+            RuntimeError: the emulator was created with ``render=False``.
+        """
+        self._check_render()
         if self._cuda is not None:
             return self._cuda.screen_rgb()
         h, w = self.screen_shape
@@ -378,7 +403,12 @@ class Atari:
         return torch.from_numpy(out)
 
     def screen_grayscale(self) -> torch.Tensor:
-        """uint8 tensor [num_envs, H, W] of the last frame, as ALE's getScreenGrayscale."""
+        """uint8 tensor [num_envs, H, W] of the last frame, as ALE's getScreenGrayscale.
+
+        Raises:
+            RuntimeError: the emulator was created with ``render=False``.
+        """
+        self._check_render()
         if self._cuda is not None:
             return self._cuda.screen_grayscale()
         h, w = self.screen_shape

@@ -112,6 +112,7 @@ def test_partial_reset_only_touches_given_envs():
     ({"num_envs": 2, "seed": [1]}, "seed"),
     ({"num_envs": 1, "seed": -5}, "seed"),
     ({"num_envs": 1, "device": "cuda"}, "device"),
+    ({"num_envs": 1, "render": "yes"}, "render"),
 ])
 def test_bad_constructor_arguments(kwargs, match):
     n = kwargs.pop("num_envs")
@@ -164,3 +165,25 @@ def test_truncation():
     assert int(e.episode_frame_number[0]) == 100
     e.reset()
     assert not bool(e.truncated[0])
+
+
+def test_render_false_emulates_the_same_without_screens():
+    # render=False draws no pixel; everything else (RAM, rewards, lives, flags, which
+    # depend on the TIA's collision latches) must be what the drawing emulator gives.
+    kw = dict(frameskip=4, seed=3, num_threads=1)
+    a = cule.Atari("breakout", 3, **kw)
+    b = cule.Atari("breakout", 3, render=False, **kw)
+    assert a.render and not b.render
+    gen = torch.Generator().manual_seed(1)
+    for _ in range(400):
+        act = a.action_set[torch.randint(len(a.action_set), (3,), generator=gen)]
+        assert torch.equal(a.act(act), b.act(act))
+        assert torch.equal(a.ram, b.ram)
+        assert torch.equal(a.lives, b.lives) and torch.equal(a.terminated, b.terminated)
+        done = (a.terminated | a.truncated).nonzero().flatten()
+        if len(done):
+            a.reset(done)
+            b.reset(done)
+    for read in (b.screen_rgb, b.screen_grayscale):
+        with pytest.raises(RuntimeError, match="render=False"):
+            read()

@@ -63,10 +63,23 @@ def test_parity_every_mode_and_difficulty(game):
         assert err is None, f"mode {mode} difficulty {difficulty}: {err}"
 
 
-@pytest.mark.parametrize("game", ["pong", "seaquest"])
+@pytest.mark.parametrize("game", ["pong", "seaquest", "tic_tac_toe_3d", "video_chess", "breakout"])
 def test_parity_frameskip_and_grayscale(game):
-    # frameskip 4: rewards are summed over the frames; grayscale as ALE's table.
-    err, _ = run_lockstep(game, 2000, seeds=(11,), p=0.25, frameskip=4, gray=True, action_seed=9)
+    # frameskip 4: rewards are summed over the frames; grayscale as ALE's table.  Only
+    # the last two frames of each act are drawn (cule.Atari's default): tic_tac_toe_3d
+    # and video_chess have frames that run over several ALE frames while the computer
+    # thinks, and short episodes (max 600 frames) end inside a frameskip, so acts whose
+    # screens need the undrawn frames (and are redone drawing all) are covered.
+    err, _ = run_lockstep(game, 2400, seeds=(11, 12), p=0.25, frameskip=4, gray=True, action_seed=9,
+                          max_frames=600)
+    assert err is None, err
+
+
+@pytest.mark.parametrize("frameskip", [3, 5])
+def test_parity_odd_frameskip(frameskip):
+    # With an odd frameskip the last frame alternates between the two frame buffers.
+    err, _ = run_lockstep("tic_tac_toe_3d", 3000, seeds=(5,), p=0.25, frameskip=frameskip, action_seed=4,
+                          max_frames=900)
     assert err is None, err
 
 

@@ -67,6 +67,11 @@ def test_parity_long(game, mode):
 
 
 @pytest.mark.parametrize("game,kw", [
+    # Frames that run over several ALE frames (the computer thinking): screens copied
+    # in the middle of one, with only the observed frames drawn (see VecEnv).
+    ("tic_tac_toe_3d", dict(episodic_life=True, repeat_action_probability=0.25, autoreset_mode="SameStep")),
+    ("tic_tac_toe_3d", dict(maxpool=False, frameskip=3)),
+    ("video_chess", dict(max_num_frames_per_episode=2000)),
     ("breakout", dict(episodic_life=True, repeat_action_probability=0.25, autoreset_mode="SameStep")),
     ("space_invaders", dict(life_loss_info=True, maxpool=False, frameskip=3)),
     ("breakout", dict(grayscale=False, img_height=105, img_width=80, stack_num=2)),
@@ -332,3 +337,24 @@ def test_continuous_actions_match_ale_py(game, p):
     for bad in (np.zeros((2, 3), np.float64), np.zeros((2, 2), np.float32), np.full((2, 3), np.nan, np.float32)):
         with pytest.raises(ValueError):
             env.step(bad)
+
+
+@pytest.mark.parametrize("kw", [dict(stale_frame_on_early_stop=False),
+                                dict(stale_frame_on_early_stop=False, maxpool=False, frameskip=3)])
+def test_drawing_only_observed_frames_changes_nothing(kw):
+    # stale_frame_on_early_stop=False has no ale-py counterpart; the emulator drawing
+    # every frame (checked against ale-py above) is the reference for drawing only the
+    # observed ones.  tic_tac_toe_3d's long frames exercise screens copied mid-frame.
+    kw = dict(kw, num_threads=1, episodic_life=True, autoreset_mode="SameStep", repeat_action_probability=0.25)
+    a = AtariVectorEnv("tic_tac_toe_3d", 2, **kw)
+    b = AtariVectorEnv("tic_tac_toe_3d", 2, **kw)
+    b._vec.render_observed_only = False
+    oa, _ = a.reset(seed=123)
+    ob, _ = b.reset(seed=123)
+    np.testing.assert_array_equal(_np(oa), _np(ob))
+    rng = np.random.default_rng(0)
+    for t in range(300):
+        act = rng.integers(0, a.single_action_space.n, 2)
+        ra, rb = a.step(act), b.step(act)
+        for k in range(4):
+            np.testing.assert_array_equal(_np(ra[k]), _np(rb[k]), err_msg=f"step {t} field {k}")
