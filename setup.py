@@ -6,7 +6,8 @@
   ``CULE_CUDA=auto`` (default) builds it if nvcc is on PATH (or in $CUDA_HOME/bin),
   ``CULE_CUDA=0`` never builds it, ``CULE_CUDA=1`` fails loudly without nvcc.
   ``CULE_CUDA_ARCHS`` sets the GPU targets (default "80;90": sm_80 and sm_90 code plus
-  compute_90 PTX for newer GPUs).
+  compute_90 PTX for newer GPUs).  ``CULE_CUDA_OBJECT=path`` links an object nvcc
+  compiled from the same sources beforehand instead (scripts/prepare_gpu_wheels.sh).
 """
 import os
 import shutil
@@ -106,10 +107,17 @@ class BuildExt(build_ext):
             os.makedirs(self.build_temp, exist_ok=True)
             obj = os.path.join(self.build_temp, "cuda_backend.o")
             src = os.path.join(HERE, CSRC, "cuda_backend.cu")
-            cmd = [NVCC, "-std=c++17", "-O3", "-Xcompiler", "-fPIC", "-I" + os.path.join(HERE, CSRC),
-                   "-diag-suppress", "20012", *gencode, "-c", src, "-o", obj]
-            print("nvcc:", " ".join(cmd), flush=True)
-            subprocess.check_call(cmd)
+            prebuilt = os.environ.get("CULE_CUDA_OBJECT")
+            if prebuilt:
+                # An object nvcc made beforehand from these same sources (see
+                # scripts/prepare_gpu_wheels.sh): only the host bindings are compiled here.
+                print("nvcc: using the prebuilt", prebuilt, flush=True)
+                obj = prebuilt
+            else:
+                cmd = [NVCC, "-std=c++17", "-O3", "-Xcompiler", "-fPIC", "-I" + os.path.join(HERE, CSRC),
+                       "-diag-suppress", "20012", *gencode, "-c", src, "-o", obj]
+                print("nvcc:", " ".join(cmd), flush=True)
+                subprocess.check_call(cmd)
             ext.extra_objects = [obj]
         super().build_extension(ext)
 

@@ -11,7 +11,8 @@ Backends (each where available):
   gym-async    gymnasium.vector.AsyncVectorEnv over ale_py AtariEnv
   ale-single   a plain single ale_py.ALEInterface loop (1 env)
 Modes:
-  emulation    frameskip 1, no observation (ALE backends still render: they always do)
+  emulation    frameskip 1, no observation (cule draws no pixels; ALE backends still
+               render: they always do)
   pipeline     the full Atari pipeline with ale_py AtariVectorEnv's defaults
                (frameskip 4, max-pool, 84x84 grayscale, stack 4, noop starts)
   inference    pipeline plus a Nature-CNN forward pass per step (optional)
@@ -78,8 +79,9 @@ def make_runner(backend, game, num_envs, mode, threads, seed):
         if device == "cuda" and not (cule.build_info()["cuda"] and torch.cuda.is_available()):
             raise Unavailable("cule was built without CUDA or no GPU is present")
         if mode == "emulation":
+            # No observation: frames are emulated (collisions included) but not drawn.
             emu = cule.Atari(game, num_envs, device=device, frameskip=1, repeat_action_probability=0.25,
-                             seed=seed, num_threads=threads)
+                             seed=seed, num_threads=threads, render=False)
             acts = emu.action_set.to(device)
             gen = torch.Generator(device="cpu").manual_seed(seed)
 

@@ -23,6 +23,12 @@ if [ -d .whl ]; then
 fi
 echo "== build (CULE_CUDA=1)"
 t0=$(date +%s)
+# An nvcc object prepared beforehand from these same sources saves minutes here.
+if [ -f .whl/cuda_backend.o ] && [ -f .whl/cuda_backend.sha256 ] && \
+   [ "$(cat csrc/*.hpp csrc/games/*.hpp csrc/cuda_backend.cu | sha256sum | cut -d' ' -f1)" = "$(cat .whl/cuda_backend.sha256)" ]; then
+  export CULE_CUDA_OBJECT="$PWD/.whl/cuda_backend.o"
+  echo "using the prebuilt CUDA object .whl/cuda_backend.o"
+fi
 CULE_CUDA=1 CULE_CUDA_ARCHS="${CULE_CUDA_ARCHS:-90}" "$PY" setup.py build_ext --inplace -j 8 > "$OUT/build.log" 2>&1
 rc=$?
 echo "build rc=$rc in $(( $(date +%s) - t0 )) s"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Prepare, on a machine with internet access, what scripts/gpu_check.sh needs on a GPU
+# machine that has none: the Python packages its image lacks, as wheels in ./.whl
+# (for CPython 3.12 on x86-64 Linux by default), and optionally the nvcc-compiled CUDA
+# object, so the GPU machine only compiles the small host-side bindings.
+#
+#   bash scripts/prepare_gpu_wheels.sh            # wheels only
+#   CULE_PREBUILD_CUDA=1 bash scripts/prepare_gpu_wheels.sh   # + .whl/cuda_backend.o (sm_90)
+#
+# Packages: ale-py (the reference emulator and the ROMs), gymnasium and its
+# farama-notifications; the rest (torch, numpy, pybind11, pytest, tqdm, opencv ...) are
+# in the GPU image (see env/requirements.txt for what cule needs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYVER="${PYVER:-3.12}"
+mkdir -p .whl
+python3 -m pip download --no-deps --only-binary=:all: --python-version "$PYVER" --implementation cp \
+  --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 --platform manylinux_2_17_x86_64 \
+  --platform manylinux2014_x86_64 -d .whl ale-py==0.12.1 gymnasium==1.4.0 farama-notifications==0.0.6
+if [ "${CULE_PREBUILD_CUDA:-0}" = "1" ]; then
+  NVCC="${NVCC:-nvcc}"
+  ARCH="${CULE_CUDA_ARCHS:-90}"
+  echo "nvcc: compiling csrc/cuda_backend.cu for sm_$ARCH"
+  "$NVCC" -std=c++17 -O3 -Xcompiler -fPIC -Icsrc -diag-suppress 20012 \
+    -gencode "arch=compute_$ARCH,code=sm_$ARCH" -gencode "arch=compute_$ARCH,code=compute_$ARCH" \
+    -c csrc/cuda_backend.cu -o .whl/cuda_backend.o
+  # The sources it was made from: gpu_check.sh uses the object only if they still match.
+  cat csrc/*.hpp csrc/games/*.hpp csrc/cuda_backend.cu | sha256sum | cut -d' ' -f1 > .whl/cuda_backend.sha256
+fi
+ls -la .whl
