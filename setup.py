@@ -7,6 +7,9 @@
   ``CULE_CUDA=0`` never builds it, ``CULE_CUDA=1`` fails loudly without nvcc.
   ``CULE_CUDA_ARCHS`` sets the GPU targets (default "80;90": sm_80 and sm_90 code plus
   compute_90 PTX for newer GPUs).
+* ``cule._cuda_emu``: the same CUDA backend source compiled for the host, every kernel
+  launch run thread by thread on the CPU (csrc/cuda_shim.hpp); always built, so the
+  CUDA backend's kernels and glue are tested on machines without a GPU.
 """
 import os
 import shutil
@@ -60,6 +63,16 @@ ext_modules = [
         cxx_std=17,
         extra_compile_args=extra + ["-ffp-contract=off"],
         depends=HEADERS,
+    ),
+    # The CUDA backend compiled for the host (tests only; see csrc/cuda_emu.cpp).
+    Pybind11Extension(
+        "cule._cuda_emu",
+        [os.path.join(CSRC, "cuda_bindings.cpp"), os.path.join(CSRC, "cuda_emu.cpp")],
+        include_dirs=[CSRC],
+        cxx_std=17,
+        define_macros=[("CULE_CUDA_MODULE", "_cuda_emu"), ("CULE_CUDA_EMULATED", "1")],
+        extra_compile_args=["-O2", "-fno-strict-aliasing"],
+        depends=HEADERS + [os.path.join(CSRC, "cuda_backend.cu")],
     ),
 ]
 

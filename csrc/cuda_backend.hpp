@@ -27,6 +27,8 @@ class CudaBatch {
 
   int num_envs() const;
   size_t device_bytes() const;   // device memory this batch holds
+  static size_t console_state_bytes();   // bytes of one console in a snapshot (sizeof(Console))
+  static size_t frame_buffer_bytes();    // bytes of one console's two frame buffers
 
   // seeds/modes/difficulties: host arrays of num_envs.
   void load(const uint32_t* seeds, const uint16_t* modes, const uint8_t* difficulties, const EnvParamsHost& p,
@@ -41,6 +43,11 @@ class CudaBatch {
                  uintptr_t frames, uintptr_t stream);             // int32, uint8, uint8, int32, int32 [N]
   void screen_rgb(uintptr_t out, uintptr_t stream);               // uint8 [N,H,W,3]
   void screen_gray(uintptr_t out, uintptr_t stream);              // uint8 [N,H,W]
+  // Save / restore in the CPU backend's byte layout.  ids: device int64 [count], distinct
+  // env indices; consoles: device uint8 [count, console_state_bytes()]; frame_buffers:
+  // device uint8 [count, frame_buffer_bytes()].  count 0 does nothing.
+  void export_state(uintptr_t ids, int count, uintptr_t consoles, uintptr_t frame_buffers, uintptr_t stream);
+  void import_state(uintptr_t ids, int count, uintptr_t consoles, uintptr_t frame_buffers, uintptr_t stream);
 
   struct Impl;   // defined in cuda_backend.cu
 
