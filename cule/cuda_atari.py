@@ -3,6 +3,10 @@
 Same API and results as the CPU backend; every output is a torch CUDA tensor on the
 env's device, work is queued on PyTorch's current stream, and a step makes no host
 synchronisation unless the caller reads a value on the host.
+
+For tests without a GPU the same class also drives ``cule._cuda_emu``, the backend's
+source compiled for the host (see ``emulated_module``): its "device" tensors are CPU
+tensors and its stream is 0.
 """
 from __future__ import annotations
 
@@ -18,20 +22,42 @@ def cuda_available() -> bool:
     return torch.cuda.is_available()
 
 
-class CudaBackend:
-    """Owns one cule._cuda.CudaBatch and the device tensors it writes into."""
+def emulated_module():
+    """The host-compiled CUDA backend (``cule._cuda_emu``), for tests: its kernels run
+    thread by thread on the CPU over host memory."""
+    from . import _cuda_emu
+    return _cuda_emu
 
-    def __init__(self, config: dict, rom: bytes, num_envs: int, device: torch.device):
-        from . import _cuda
+
+class CudaBackend:
+    """Owns one cule._cuda.CudaBatch and the device tensors it writes into.
+
+    ``module`` (private, for tests): a module with the ``_cuda`` API to use instead;
+    with ``cule._cuda_emu`` the tensors live on ``device`` (the CPU) and no torch.cuda
+    call is made.
+    """
+
+    def __init__(self, config: dict, rom: bytes, num_envs: int, device: torch.device, module=None):
+        if module is None:
+            from . import _cuda as module
+            self._emulated = False
+        else:
+            self._emulated = bool(getattr(module, "emulated", False))
         self.device = device
         self.n = num_envs
-        index = device.index if device.index is not None else torch.cuda.current_device()
-        self.batch = _cuda.CudaBatch(config, rom, num_envs, index)
-        self.rewards = torch.zeros(num_envs, dtype=torch.int32, device=device)
+        if self._emulated:
+            index = 0
+        else:
+            index = device.index if device.index is not None else torch.cuda.current_device()
+        self.batch = module.CudaBatch(config, rom, num_envs, index)
         self.screen_height = config["screen_height"]
+        self.console_state_bytes = int(module.CudaBatch.console_state_bytes)
+        self.frame_buffer_bytes = int(module.CudaBatch.frame_buffer_bytes)
 
     @property
     def stream(self) -> int:
+        if self._emulated:
+            return 0
         return torch.cuda.current_stream(self.device).cuda_stream
 
     def load(self, seeds, modes, diffs, params):
@@ -77,3 +103,22 @@ class CudaBackend:
         out = torch.empty((self.n, self.screen_height, 160), dtype=torch.uint8, device=self.device)
         self.batch.screen_grayscale(out.data_ptr(), self.stream)
         return out
+
+    def export_state(self, ids: torch.Tensor):
+        """Consoles ``ids`` (distinct, in range) as uint8 tensors on the device:
+        [k, console_state_bytes] and [k, frame_buffer_bytes], the CPU backend's layout."""
+        ids = ids.to(device=self.device, dtype=torch.int64).contiguous()
+        k = int(ids.numel())
+        consoles = torch.empty((k, self.console_state_bytes), dtype=torch.uint8, device=self.device)
+        fbs = torch.empty((k, self.frame_buffer_bytes), dtype=torch.uint8, device=self.device)
+        self.batch.export_state(ids.data_ptr(), k, consoles.data_ptr(), fbs.data_ptr(), self.stream)
+        return consoles, fbs
+
+    def import_state(self, ids: torch.Tensor, consoles: torch.Tensor, fbs: torch.Tensor) -> None:
+        """Overwrite consoles ``ids`` (distinct, in range) with rows of uint8 tensors
+        [k, console_state_bytes] and [k, frame_buffer_bytes] (any device)."""
+        ids = ids.to(device=self.device, dtype=torch.int64).contiguous()
+        consoles = consoles.to(device=self.device).contiguous()
+        fbs = fbs.to(device=self.device).contiguous()
+        self.batch.import_state(ids.data_ptr(), int(ids.numel()), consoles.data_ptr(), fbs.data_ptr(),
+                                self.stream)
