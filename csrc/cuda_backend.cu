@@ -32,6 +32,15 @@
 
 namespace cule {
 
+// A batch's device buffers, passed to every kernel by value.  (Outside the anonymous
+// namespace: CudaBatch::Impl holds one.)
+struct DeviceBatch {
+  uint32_t* states;   // interleaved consoles, see word_index
+  uint8_t* fbs;       // two frame buffers per env
+  const uint8_t* rom;
+  int n;
+};
+
 namespace {
 
 constexpr int kWords = (int)((sizeof(Console) + 3) / 4);
@@ -39,7 +48,11 @@ constexpr int kConsoleBytes = (int)sizeof(Console);
 constexpr int kThreads = 128;
 
 void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
+  if (e == cudaSuccess) return;
+  // A failed call is also recorded as the thread's last error; clear it so the next
+  // launch's check does not report it again.
+  (void)cudaGetLastError();
+  throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
 }
 
 __device__ __forceinline__ size_t word_index(int env, int w) {
@@ -60,13 +73,6 @@ __device__ __forceinline__ void store_console(uint32_t* __restrict__ states, int
   for (int w = 0; w < kWords; ++w) states[word_index(env, w)] = s.words[w];
 }
 
-struct DeviceBatch {
-  uint32_t* states;
-  uint8_t* fbs;
-  const uint8_t* rom;
-  int n;
-};
-
 __device__ __forceinline__ Machine machine(const DeviceBatch& b, Console& c, const GameConfig& g, int env) {
   return Machine{c, g, b.rom, b.fbs + (size_t)env * 2 * kFrameBufferBytes};
 }
@@ -75,8 +81,9 @@ __global__ void k_load(DeviceBatch b, GameConfig g, const uint32_t* seeds, const
                        const uint8_t* diffs, EnvParams p) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
   if (env >= b.n) return;
-  // Start from all-zero bytes, as the CPU backend's value-initialised consoles do, so
-  // padding and anything power-on leaves alone match it byte for byte.
+  // Start from all-zero bytes, as the CPU backend's value-initialised consoles do.
+  // (Power-on writes every byte today; this keeps snapshots byte-identical to the CPU
+  // backend's even if it stops doing so.)
   ConsoleStorage s;
   for (int w = 0; w < kWords; ++w) s.words[w] = 0;
   Machine m = machine(b, s.c, g, env);
@@ -200,6 +207,27 @@ __global__ void k_copy_frame_buffers(DeviceBatch b, const int64_t* ids, int k, u
 
 int blocks(long long n) { return (int)((n + kThreads - 1) / kThreads); }
 
+// Makes the batch's GPU the calling thread's current device for a scope and restores
+// the previous one after: allocations, copies and launches must go to the device
+// that holds the batch (and its stream), whichever device the caller (PyTorch) has
+// current, and the caller's current device must not change behind its back.
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int device) {
+    check(cudaGetDevice(&previous_), "cudaGetDevice");
+    if (previous_ != device) check(cudaSetDevice(device), "cudaSetDevice");
+    else previous_ = -1;
+  }
+  ~DeviceGuard() {
+    if (previous_ >= 0) cudaSetDevice(previous_);
+  }
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int previous_ = -1;
+};
+
 // The palette the CPU backend uses (cpu_backend.hpp's make_palette), packed as r, g,
 // b, gray per palette index.
 void make_lut(bool pal, uint8_t lut[256 * 4]) {
@@ -231,6 +259,20 @@ struct CudaBatch::Impl {
   uint8_t* lut = nullptr;       // 256 x (r, g, b, gray)
   uint8_t* scratch = nullptr;   // per-env cur_buf bytes
   size_t bytes = 0;
+
+  // Frees what was allocated, also when the constructor failed half-way.
+  ~Impl() {
+    if (!rom && !b.states && !b.fbs && !lut && !scratch) return;
+    int previous = -1;
+    if (cudaGetDevice(&previous) == cudaSuccess && previous != device) cudaSetDevice(device);
+    else previous = -1;
+    cudaFree(rom);
+    cudaFree(b.states);
+    cudaFree(b.fbs);
+    cudaFree(lut);
+    cudaFree(scratch);
+    if (previous >= 0) cudaSetDevice(previous);
+  }
 };
 
 CudaBatch::CudaBatch(const GameConfig& cfg, const std::string& rom, int num_envs, int device)
@@ -240,7 +282,7 @@ CudaBatch::CudaBatch(const GameConfig& cfg, const std::string& rom, int num_envs
   d.cfg = cfg;
   d.n = num_envs;
   d.device = device;
-  check(cudaSetDevice(device), "cudaSetDevice");
+  DeviceGuard guard(device);
   size_t rom_bytes = rom.size() < 16384 ? 16384 : rom.size();
   std::vector<uint8_t> rom_host(rom_bytes, 0);
   for (size_t i = 0; i < rom.size(); ++i) rom_host[i] = (uint8_t)rom[i];
@@ -261,14 +303,7 @@ CudaBatch::CudaBatch(const GameConfig& cfg, const std::string& rom, int num_envs
   d.b.n = num_envs;
 }
 
-CudaBatch::~CudaBatch() {
-  if (!impl_) return;
-  cudaFree(impl_->rom);
-  cudaFree(impl_->b.states);
-  cudaFree(impl_->b.fbs);
-  cudaFree(impl_->lut);
-  cudaFree(impl_->scratch);
-}
+CudaBatch::~CudaBatch() = default;
 
 int CudaBatch::num_envs() const { return impl_->n; }
 size_t CudaBatch::device_bytes() const { return impl_->bytes; }
@@ -280,6 +315,7 @@ static EnvParams to_params(const EnvParamsHost& p) { return EnvParams{p.frameski
 void CudaBatch::load(const uint32_t* seeds, const uint16_t* modes, const uint8_t* diffs, const EnvParamsHost& p,
                      uintptr_t stream) {
   Impl& d = *impl_;
+  DeviceGuard guard(d.device);
   cudaStream_t s = (cudaStream_t)stream;
   uint32_t* dseeds = nullptr;
   check(cudaMalloc(&dseeds, (size_t)d.n * 7), "cudaMalloc(load args)");
@@ -301,12 +337,14 @@ void CudaBatch::load(const uint32_t* seeds, const uint16_t* modes, const uint8_t
 
 void CudaBatch::set_mode(uint16_t mode, uint8_t difficulty, uintptr_t stream) {
   Impl& d = *impl_;
+  DeviceGuard guard(d.device);
   CULE_LAUNCH(k_set_mode, blocks(d.n), kThreads, (cudaStream_t)stream, d.b, mode, difficulty);
   check(cudaGetLastError(), "k_set_mode");
 }
 
 void CudaBatch::reset_masked(uintptr_t mask, const EnvParamsHost& p, uintptr_t stream) {
   Impl& d = *impl_;
+  DeviceGuard guard(d.device);
   CULE_LAUNCH(k_reset, blocks(d.n), kThreads, (cudaStream_t)stream, d.b, d.cfg, (const uint8_t*)mask,
               to_params(p));
   check(cudaGetLastError(), "k_reset");
@@ -314,6 +352,7 @@ void CudaBatch::reset_masked(uintptr_t mask, const EnvParamsHost& p, uintptr_t s
 
 void CudaBatch::act(uintptr_t actions, uintptr_t rewards, const EnvParamsHost& p, uintptr_t stream) {
   Impl& d = *impl_;
+  DeviceGuard guard(d.device);
   CULE_LAUNCH(k_act, blocks(d.n), kThreads, (cudaStream_t)stream, d.b, d.cfg, (const int64_t*)actions,
               (int32_t*)rewards, to_params(p));
   check(cudaGetLastError(), "k_act");
@@ -321,6 +360,7 @@ void CudaBatch::act(uintptr_t actions, uintptr_t rewards, const EnvParamsHost& p
 
 void CudaBatch::read_ram(uintptr_t out, uintptr_t stream) {
   Impl& d = *impl_;
+  DeviceGuard guard(d.device);
   CULE_LAUNCH(k_info, blocks(d.n), kThreads, (cudaStream_t)stream, d.b, d.cfg, (int32_t*)nullptr,
               (uint8_t*)nullptr, (uint8_t*)nullptr, (int32_t*)nullptr, (int32_t*)nullptr, (uint8_t*)out);
   check(cudaGetLastError(), "k_info(ram)");
@@ -329,12 +369,14 @@ void CudaBatch::read_ram(uintptr_t out, uintptr_t stream) {
 void CudaBatch::read_info(uintptr_t lives, uintptr_t term, uintptr_t trunc, uintptr_t ep, uintptr_t fr,
                           uintptr_t stream) {
   Impl& d = *impl_;
+  DeviceGuard guard(d.device);
   CULE_LAUNCH(k_info, blocks(d.n), kThreads, (cudaStream_t)stream, d.b, d.cfg, (int32_t*)lives, (uint8_t*)term,
               (uint8_t*)trunc, (int32_t*)ep, (int32_t*)fr, (uint8_t*)nullptr);
   check(cudaGetLastError(), "k_info");
 }
 
 static void screen(CudaBatch::Impl& d, uintptr_t out, int channels, cudaStream_t s) {
+  DeviceGuard guard(d.device);
   CULE_LAUNCH(k_cur_buf, blocks(d.n), kThreads, s, d.b, d.scratch);
   check(cudaGetLastError(), "k_cur_buf");
   int pixels = d.cfg.screen_height * 160;
@@ -349,6 +391,7 @@ void CudaBatch::screen_gray(uintptr_t out, uintptr_t stream) { screen(*impl_, ou
 void CudaBatch::export_state(uintptr_t ids, int count, uintptr_t consoles, uintptr_t frame_buffers,
                              uintptr_t stream) {
   Impl& d = *impl_;
+  DeviceGuard guard(d.device);
   if (count <= 0) return;   // an empty grid is an invalid launch
   cudaStream_t s = (cudaStream_t)stream;
   CULE_LAUNCH(k_export_consoles, blocks((long long)count * kWords), kThreads, s, d.b, (const int64_t*)ids, count,
@@ -362,6 +405,7 @@ void CudaBatch::export_state(uintptr_t ids, int count, uintptr_t consoles, uintp
 void CudaBatch::import_state(uintptr_t ids, int count, uintptr_t consoles, uintptr_t frame_buffers,
                              uintptr_t stream) {
   Impl& d = *impl_;
+  DeviceGuard guard(d.device);
   if (count <= 0) return;
   cudaStream_t s = (cudaStream_t)stream;
   CULE_LAUNCH(k_import_consoles, blocks((long long)count * kWords), kThreads, s, d.b, (const int64_t*)ids, count,

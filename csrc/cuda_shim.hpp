@@ -62,6 +62,7 @@ enum {
   cudaErrorInvalidValue = 1,
   cudaErrorMemoryAllocation = 2,
   cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidDevice = 101,
 };
 
 enum cudaMemcpyKind {
@@ -78,6 +79,7 @@ inline const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorInvalidValue: return "invalid argument";
     case cudaErrorMemoryAllocation: return "out of memory";
     case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
     default: return "unknown error";
   }
 }
@@ -88,12 +90,26 @@ inline cudaError_t cudaGetLastError() {
   return e;
 }
 
-inline cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidValue; }
+// One emulated device, number 0.
+// A failing call also becomes the thread's last error, as in the CUDA runtime.
+inline cudaError_t cudaSetDevice(int device) {
+  if (device == 0) return cudaSuccess;
+  ::cule_emu::last_error = cudaErrorInvalidDevice;
+  return cudaErrorInvalidDevice;
+}
+
+inline cudaError_t cudaGetDevice(int* device) {
+  *device = 0;
+  return cudaSuccess;
+}
 
 template <class T>
 inline cudaError_t cudaMalloc(T** ptr, size_t bytes) {
   void* p = malloc(bytes ? bytes : 1);
-  if (!p) return cudaErrorMemoryAllocation;
+  if (!p) {
+    ::cule_emu::last_error = cudaErrorMemoryAllocation;
+    return cudaErrorMemoryAllocation;
+  }
   memset(p, 0xA5, bytes);
   *ptr = static_cast<T*>(p);
   return cudaSuccess;
@@ -127,7 +143,7 @@ inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
 namespace cule_emu {
 
 // Runs kernel(args...) once for every thread of a 1-D grid, block by block and thread
-// by thread.  The arguments are copied once, as a real launch copies them into the
+// by thread.  A configuration CUDA would refuse records cudaErrorInvalidConfiguration.  The arguments are copied once, as a real launch copies them into the
 // kernel's parameter space.
 template <class Kernel, class... Args>
 void launch(Dim3 grid, Dim3 block, cudaStream_t, Kernel kernel, Args... args) {
@@ -138,9 +154,12 @@ void launch(Dim3 grid, Dim3 block, cudaStream_t, Kernel kernel, Args... args) {
   }
   gridDim_v = grid;
   blockDim_v = block;
-  for (unsigned b = 0; b < grid.x; ++b) {
+  // Last block first and, inside a block, last thread first: a kernel whose result
+  // depends on threads running in index order (which CUDA never promises) then
+  // differs from the CPU backend instead of passing by luck.
+  for (unsigned b = grid.x; b-- > 0;) {
     blockIdx_v = Dim3(b);
-    for (unsigned t = 0; t < block.x; ++t) {
+    for (unsigned t = block.x; t-- > 0;) {
       threadIdx_v = Dim3(t);
       kernel(args...);
     }

@@ -177,6 +177,18 @@ def test_bad_constructor_arguments():
         cule.Atari("pong", 2, device="cuda", _emulate_cuda=True)
 
 
+def test_failed_construction_leaves_no_pending_error():
+    # A batch on a device that does not exist fails; the error must not resurface in
+    # the next launch's check of another batch.
+    from cule.roms import load_rom, native_config
+    rom = load_rom("pong")
+    with pytest.raises(RuntimeError, match="cudaSetDevice"):
+        emulated_module().CudaBatch(native_config(rom), rom.data, 4, 1)
+    emu = make("pong", 4, True)
+    cpu = make("pong", 4, False)
+    lockstep(cpu, emu, 5)
+
+
 def test_device_bytes_accounting():
     m = emulated_module()
     b1 = make("pong", 1, True)._batch.device_bytes
