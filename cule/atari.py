@@ -160,6 +160,7 @@ class Atari:
             self._batch = self._cuda.batch
         elif self.device.type == "cuda":
             self._cuda = CudaBackend(native_config(self.rom), self.rom.data, num_envs, self.device)
+            self.device = self._cuda.device   # "cuda" becomes "cuda:N", the GPU in use
             self._batch = self._cuda.batch
         else:
             self._batch = _core.CpuBatch(native_config(self.rom), self.rom.data, num_envs, int(num_threads))

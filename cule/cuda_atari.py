@@ -43,12 +43,15 @@ class CudaBackend:
             self._emulated = False
         else:
             self._emulated = bool(getattr(module, "emulated", False))
-        self.device = device
         self.n = num_envs
         if self._emulated:
             index = 0
         else:
             index = device.index if device.index is not None else torch.cuda.current_device()
+            # Pin "cuda" to the GPU the batch lives on: tensors made later must land
+            # there even if the current device changes.
+            device = torch.device("cuda", index)
+        self.device = device
         self.batch = module.CudaBatch(config, rom, num_envs, index)
         self.screen_height = config["screen_height"]
         self.console_state_bytes = int(module.CudaBatch.console_state_bytes)

@@ -68,3 +68,38 @@ def test_bad_actions(actions, match):
     with pytest.raises(ValueError, match=match):
         e.act(actions.cuda())
     assert torch.equal(before, e.ram)
+
+
+def test_clone_state_matches_cpu_bytes_and_moves_between_backends():
+    # The CUDA backend's snapshots are the CPU backend's bytes (consoles and frame
+    # buffers), so whole states compare exactly and move across backends.
+    n = 33
+    cpu = cule.Atari("ms_pacman", n, seed=3, frameskip=4)
+    gpu = cule.Atari("ms_pacman", n, seed=3, frameskip=4, device="cuda")
+    gen = torch.Generator().manual_seed(0)
+    for _ in range(50):
+        a = cpu.action_set[torch.randint(len(cpu.action_set), (n,), generator=gen)]
+        cpu.act(a)
+        gpu.act(a.cuda())
+    sc, sg = cpu.clone_state(), gpu.clone_state()
+    assert sg["consoles"].is_cuda
+    assert torch.equal(sc["consoles"], sg["consoles"].cpu())
+    assert torch.equal(sc["frame_buffers"], sg["frame_buffers"].cpu())
+    other = cule.Atari("ms_pacman", n, seed=99, frameskip=4, device="cuda")
+    other.restore_state(sc)
+    back = cule.Atari("ms_pacman", n, seed=98, frameskip=4)
+    back.restore_state(sg)
+    for _ in range(20):
+        a = cpu.action_set[torch.randint(len(cpu.action_set), (n,), generator=gen)]
+        r = back.act(a)
+        assert torch.equal(r, other.act(a.cuda()).cpu())
+        assert torch.equal(back.ram, other.ram.cpu())
+    assert torch.equal(back.clone_state()["consoles"], other.clone_state()["consoles"].cpu())
+
+
+def test_cpu_actions_on_a_cuda_env():
+    e = cule.Atari("pong", 4, seed=0, device="cuda")
+    c = cule.Atari("pong", 4, seed=0)
+    for a in (torch.tensor([0, 1, 3, 4]), np.array([3, 4, 0, 1], dtype=np.int32), [0, 0, 1, 1]):
+        assert torch.equal(c.act(a), e.act(a).cpu())
+    assert torch.equal(c.ram, e.ram.cpu())

@@ -119,6 +119,20 @@ def test_modes_and_difficulties(game, mode, difficulty):
     lockstep(cpu, emu, 100, screen_every=50)
 
 
+def test_set_mode_mid_run_takes_effect_at_reset():
+    # ALE setMode / setDifficulty between episodes (what cule.gym_env does on a load).
+    cpu = make("pacman", 33, False)
+    emu = make("pacman", 33, True)
+    lockstep(cpu, emu, 10)
+    cpu._batch.set_mode(3, 1)
+    emu._cuda.set_mode(3, 1)
+    assert torch.equal(cpu.clone_state()["consoles"], emu.clone_state()["consoles"])
+    cpu.reset()
+    emu.reset()
+    assert_same(cpu, emu, "after reset in the new mode")
+    lockstep(cpu, emu, 40, seed=5, screen_every=20)
+
+
 def test_full_action_space_and_per_env_seeds():
     seeds = [0, 7, 2**31 - 1]
     cpu = make("ms_pacman", 3, False, seed=seeds, full_action_space=True)
