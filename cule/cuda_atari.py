@@ -108,7 +108,7 @@ class CudaBackend:
         return out
 
     def export_state(self, ids: torch.Tensor):
-        """Consoles ``ids`` (distinct, in range) as uint8 tensors on the device:
+        """Consoles ``ids`` (int64 [k], in range, may repeat) as uint8 tensors on the device:
         [k, console_state_bytes] and [k, frame_buffer_bytes], the CPU backend's layout."""
         ids = ids.to(device=self.device, dtype=torch.int64).contiguous()
         k = int(ids.numel())
