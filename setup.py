@@ -8,6 +8,9 @@
   ``CULE_CUDA_ARCHS`` sets the GPU targets (default "80;90": sm_80 and sm_90 code plus
   compute_90 PTX for newer GPUs).  ``CULE_CUDA_OBJECT=path`` links an object nvcc
   compiled from the same sources beforehand instead (scripts/prepare_gpu_wheels.sh).
+* ``cule._cuda_emu``: the same CUDA backend source compiled for the host, every kernel
+  launch run thread by thread on the CPU (csrc/cuda_shim.hpp); always built, so the
+  CUDA backend's kernels and glue are tested on machines without a GPU.
 """
 import os
 import shutil
@@ -62,6 +65,16 @@ ext_modules = [
         extra_compile_args=extra + ["-ffp-contract=off"],
         depends=HEADERS,
     ),
+    # The CUDA backend compiled for the host (tests only; see csrc/cuda_emu.cpp).
+    Pybind11Extension(
+        "cule._cuda_emu",
+        [os.path.join(CSRC, "cuda_bindings.cpp"), os.path.join(CSRC, "cuda_emu.cpp")],
+        include_dirs=[CSRC],
+        cxx_std=17,
+        define_macros=[("CULE_CUDA_MODULE", "_cuda_emu"), ("CULE_CUDA_EMULATED", "1")],
+        extra_compile_args=["-O2", "-fno-strict-aliasing"],
+        depends=HEADERS + [os.path.join(CSRC, "cuda_backend.cu")],
+    ),
 ]
 
 def find_cuda_home(nvcc):
@@ -114,8 +127,10 @@ class BuildExt(build_ext):
                 print("nvcc: using the prebuilt", prebuilt, flush=True)
                 obj = prebuilt
             else:
-                cmd = [NVCC, "-std=c++17", "-O3", "-Xcompiler", "-fPIC", "-I" + os.path.join(HERE, CSRC),
-                       "-diag-suppress", "20012", *gencode, "-c", src, "-o", obj]
+                # --fmad=false: no fused multiply-adds, so any floating-point arithmetic in
+                # the core rounds as on the CPU (the host build does not contract either).
+                cmd = [NVCC, "-std=c++17", "-O3", "--fmad=false", "-Xcompiler", "-fPIC",
+                       "-I" + os.path.join(HERE, CSRC), "-diag-suppress", "20012", *gencode, "-c", src, "-o", obj]
                 print("nvcc:", " ".join(cmd), flush=True)
                 subprocess.check_call(cmd)
             ext.extra_objects = [obj]

@@ -9,8 +9,19 @@
 // the same way), runs the whole frameskip, and writes it back, all coalesced.
 // The ROM lives in ordinary device memory, one copy per batch, so several games can
 // share a process and ROMs of any size fit.
+#if defined(__CUDACC__)
 #include <cuda_runtime.h>
+// CULE_LAUNCH(kernel, grid, block, stream, args...): a kernel launch.  Under nvcc it
+// is the triple-chevron launch; host builds (cule._cuda_emu, see cuda_shim.hpp) run
+// the grid's threads one by one on the CPU instead.
+#define CULE_LAUNCH(kernel, grid, block, stream, ...) kernel<<<(grid), (block), 0, (stream)>>>(__VA_ARGS__)
+#else
+#include "cuda_shim.hpp"
+#endif
 
+#include <stddef.h>
+
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,38 +32,31 @@
 
 namespace cule {
 
-namespace {
-
-constexpr int kWords = (int)((sizeof(Console) + 3) / 4);
-constexpr int kThreads = 128;
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
-}
-
-__device__ __forceinline__ size_t word_index(int env, int w) {
-  return (size_t)(env >> 5) * (size_t)kWords * 32u + (size_t)w * 32u + (size_t)(env & 31);
-}
-
-__device__ __forceinline__ void load_console(const uint32_t* __restrict__ states, int env, Console& c) {
-  uint32_t* dst = reinterpret_cast<uint32_t*>(&c);
-  for (int w = 0; w < kWords; ++w) dst[w] = states[word_index(env, w)];
-}
-
-__device__ __forceinline__ void store_console(uint32_t* __restrict__ states, int env, const Console& c) {
-  const uint32_t* src = reinterpret_cast<const uint32_t*>(&c);
-  for (int w = 0; w < kWords; ++w) states[word_index(env, w)] = src[w];
-}
-
+// A batch's device buffers, passed to every kernel by value.  (Outside the anonymous
+// namespace: CudaBatch::Impl holds one.)
 struct DeviceBatch {
-  uint32_t* states;
-  uint8_t* fbs;
+  uint32_t* states;   // interleaved consoles, see word_index
+  uint8_t* fbs;       // two frame buffers per env
   const uint8_t* rom;
   int n;
 };
 
-__device__ __forceinline__ Machine machine(const DeviceBatch& b, Console& c, const GameConfig& g, int env) {
-  return Machine{c, g, b.rom, b.fbs + (size_t)env * 2 * kFrameBufferBytes};
+namespace {
+
+constexpr int kWords = (int)((sizeof(Console) + 3) / 4);
+constexpr int kConsoleBytes = (int)sizeof(Console);
+constexpr int kThreads = 128;
+
+void check(cudaError_t e, const char* what) {
+  if (e == cudaSuccess) return;
+  // A failed call is also recorded as the thread's last error; clear it so the next
+  // launch's check does not report it again.
+  (void)cudaGetLastError();
+  throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
+}
+
+__device__ __forceinline__ size_t word_index(int env, int w) {
+  return (size_t)(env >> 5) * (size_t)kWords * 32u + (size_t)w * 32u + (size_t)(env & 31);
 }
 
 // Console words are padded to a multiple of 4 bytes; keep the union big enough.
@@ -61,46 +65,84 @@ union ConsoleStorage {
   uint32_t words[kWords];
 };
 
+__device__ __forceinline__ void load_console(const uint32_t* __restrict__ states, int env, ConsoleStorage& s) {
+  for (int w = 0; w < kWords; ++w) s.words[w] = states[word_index(env, w)];
+}
+
+__device__ __forceinline__ void store_console(uint32_t* __restrict__ states, int env, const ConsoleStorage& s) {
+  for (int w = 0; w < kWords; ++w) states[word_index(env, w)] = s.words[w];
+}
+
+__device__ __forceinline__ Machine machine(const DeviceBatch& b, Console& c, const GameConfig& g, int env) {
+  return Machine{c, g, b.rom, b.fbs + (size_t)env * 2 * kFrameBufferBytes};
+}
+
 __global__ void k_load(DeviceBatch b, GameConfig g, const uint32_t* seeds, const uint16_t* modes,
                        const uint8_t* diffs, EnvParams p) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
   if (env >= b.n) return;
+  // Start from all-zero bytes, as the CPU backend's value-initialised consoles do.
+  // (Power-on writes every byte today; this keeps snapshots byte-identical to the CPU
+  // backend's even if it stops doing so.)
   ConsoleStorage s;
+  for (int w = 0; w < kWords; ++w) s.words[w] = 0;
   Machine m = machine(b, s.c, g, env);
   ale_power_on(m, seeds[env], modes[env], diffs[env]);
   ale_reset_game(m, p);
-  store_console(b.states, env, s.c);
+  store_console(b.states, env, s);
 }
 
 __global__ void k_set_mode(DeviceBatch b, uint16_t mode, uint8_t difficulty) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
   if (env >= b.n) return;
   ConsoleStorage s;
-  load_console(b.states, env, s.c);
+  load_console(b.states, env, s);
   s.c.mode = mode;
   s.c.difficulty = difficulty;
-  store_console(b.states, env, s.c);
+  store_console(b.states, env, s);
 }
 
 __global__ void k_reset(DeviceBatch b, GameConfig g, const uint8_t* mask, EnvParams p) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
   if (env >= b.n || !mask[env]) return;
   ConsoleStorage s;
-  load_console(b.states, env, s.c);
+  load_console(b.states, env, s);
   Machine m = machine(b, s.c, g, env);
   ale_reset_game(m, p);
-  store_console(b.states, env, s.c);
+  store_console(b.states, env, s);
 }
 
-// One agent step for every console: the whole frameskip in one launch.
-__global__ void k_act(DeviceBatch b, GameConfig g, const int64_t* actions, int32_t* rewards, EnvParams p) {
+// Sets *bad (zeroed before the launch) if any action id is outside [0, 18).  Every
+// thread that finds one stores the same value, so no atomic is needed.
+__global__ void k_check_actions(int n, const int64_t* actions, int32_t* bad) {
+  int env = blockIdx.x * blockDim.x + threadIdx.x;
+  if (env >= n) return;
+  const int64_t a = actions[env];
+  if (a < 0 || a >= 18) *bad = 1;
+}
+
+// One agent step for every console: the whole frameskip in one launch.  If k_check_actions
+// found a bad action id, nothing changes (rewards are 0).  Only the last p.render_last
+// frames are drawn; when that leaves a frame buffer inexact, the console is reloaded
+// from global memory (still as it was before the step) and the step redone drawing
+// every frame (ale_act_observed).
+__global__ void k_act(DeviceBatch b, GameConfig g, const int64_t* actions, int32_t* rewards, EnvParams p,
+                      const int32_t* bad) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
   if (env >= b.n) return;
+  if (*bad) {
+    rewards[env] = 0;
+    return;
+  }
   ConsoleStorage s;
-  load_console(b.states, env, s.c);
+  load_console(b.states, env, s);
   Machine m = machine(b, s.c, g, env);
-  rewards[env] = ale_act(m, (uint8_t)actions[env], p);
-  store_console(b.states, env, s.c);
+  const uint8_t a = (uint8_t)actions[env];
+  if (p.render_last > 0 && p.render_last < p.frameskip)
+    rewards[env] = ale_act_observed(m, a, p, [&]() { load_console(b.states, env, s); });
+  else
+    rewards[env] = ale_act(m, a, p);
+  store_console(b.states, env, s);
 }
 
 __global__ void k_info(DeviceBatch b, GameConfig g, int32_t* lives, uint8_t* term, uint8_t* trunc,
@@ -108,7 +150,7 @@ __global__ void k_info(DeviceBatch b, GameConfig g, int32_t* lives, uint8_t* ter
   int env = blockIdx.x * blockDim.x + threadIdx.x;
   if (env >= b.n) return;
   ConsoleStorage s;
-  load_console(b.states, env, s.c);
+  load_console(b.states, env, s);
   if (lives) {
     lives[env] = game_lives(s.c, g.game_id);
     term[env] = s.c.game.terminal;
@@ -139,16 +181,94 @@ __global__ void k_screen(DeviceBatch b, const uint8_t* cur_buf, int pixels, cons
   }
 }
 
+// Byte offset of TiaState::cur_buf inside a Console.
+constexpr size_t kCurBufOffset = offsetof(Console, tia) + offsetof(TiaState, cur_buf);
+
 __global__ void k_cur_buf(DeviceBatch b, uint8_t* cur) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
   if (env >= b.n) return;
   // cur_buf is a byte inside the TiaState: read its word and extract the byte.
-  size_t off = (size_t)((const uint8_t*)&((const Console*)nullptr)->tia.cur_buf - (const uint8_t*)nullptr);
-  uint32_t word = b.states[word_index(env, (int)(off / 4))];
-  cur[env] = (uint8_t)((word >> (8 * (off % 4))) & 0xFF);
+  uint32_t word = b.states[word_index(env, (int)(kCurBufOffset / 4))];
+  cur[env] = (uint8_t)((word >> (8 * (kCurBufOffset % 4))) & 0xFF);
+}
+
+// Save / restore.  Snapshots are rows of plain bytes, the CPU backend's layout: row r
+// holds console ids[r] as its Console struct (sizeof(Console) bytes) and, in a second
+// array, its two frame buffers.  One thread per console word / frame buffer byte.
+__global__ void k_export_consoles(DeviceBatch b, const int64_t* ids, int k, uint8_t* out) {
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (long long)k * kWords) return;
+  int row = (int)(i / kWords), w = (int)(i % kWords);
+  uint32_t word = b.states[word_index((int)ids[row], w)];
+  uint8_t* dst = out + (size_t)row * kConsoleBytes;
+  for (int j = 0; j < 4 && 4 * w + j < kConsoleBytes; ++j) dst[4 * w + j] = (uint8_t)(word >> (8 * j));
+}
+
+__global__ void k_import_consoles(DeviceBatch b, const int64_t* ids, int k, const uint8_t* in) {
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (long long)k * kWords) return;
+  int row = (int)(i / kWords), w = (int)(i % kWords);
+  const uint8_t* src = in + (size_t)row * kConsoleBytes;
+  uint32_t word = 0;
+  for (int j = 0; j < 4 && 4 * w + j < kConsoleBytes; ++j) word |= (uint32_t)src[4 * w + j] << (8 * j);
+  b.states[word_index((int)ids[row], w)] = word;
+}
+
+// to_rows: copy frame buffers of envs ids[] into rows of out; otherwise rows into envs.
+__global__ void k_copy_frame_buffers(DeviceBatch b, const int64_t* ids, int k, uint8_t* rows, int to_rows) {
+  const long long per_env = 2ll * kFrameBufferBytes;
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (long long)k * per_env) return;
+  long long row = i / per_env, off = i % per_env;
+  uint8_t* fb = b.fbs + (size_t)ids[row] * per_env + off;
+  if (to_rows)
+    rows[i] = *fb;
+  else
+    *fb = rows[i];
 }
 
 int blocks(long long n) { return (int)((n + kThreads - 1) / kThreads); }
+
+// Makes the batch's GPU the calling thread's current device for a scope and restores
+// the previous one after: allocations, copies and launches must go to the device
+// that holds the batch (and its stream), whichever device the caller (PyTorch) has
+// current, and the caller's current device must not change behind its back.
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int device) {
+    check(cudaGetDevice(&previous_), "cudaGetDevice");
+    if (previous_ != device) check(cudaSetDevice(device), "cudaSetDevice");
+    else previous_ = -1;
+  }
+  ~DeviceGuard() {
+    if (previous_ >= 0) cudaSetDevice(previous_);
+  }
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int previous_ = -1;
+};
+
+// The palette the CPU backend uses (cpu_backend.hpp's make_palette), packed as r, g,
+// b, gray per palette index.
+void make_lut(bool pal, uint8_t lut[256 * 4]) {
+  const uint32_t* colours = pal ? kPalPalette : kNtscPalette;
+  uint32_t full[257];
+  for (int i = 0; i < 128; ++i) {
+    full[2 * i] = colours[i];
+    double r = (colours[i] >> 16) & 0xff, gg = (colours[i] >> 8) & 0xff, bb = colours[i] & 0xff;
+    uint32_t l = (uint32_t)std::round(r * 0.2989 + gg * 0.5870 + bb * 0.1140);
+    full[2 * i + 1] = (l << 16) | (l << 8) | l;
+  }
+  full[256] = 0;
+  for (int p = 0; p < 256; ++p) {
+    lut[4 * p] = (uint8_t)(full[p] >> 16);
+    lut[4 * p + 1] = (uint8_t)(full[p] >> 8);
+    lut[4 * p + 2] = (uint8_t)full[p];
+    lut[4 * p + 3] = (uint8_t)(full[p + 1] & 0xff);   // greyscale of index p is entry p + 1
+  }
+}
 
 }  // namespace
 
@@ -159,8 +279,23 @@ struct CudaBatch::Impl {
   DeviceBatch b{};
   uint8_t* rom = nullptr;
   uint8_t* lut = nullptr;       // 256 x (r, g, b, gray)
-  uint8_t* scratch = nullptr;   // per-env cur_buf bytes and small host-uploaded arrays
+  uint8_t* scratch = nullptr;   // per-env cur_buf bytes
   size_t bytes = 0;
+  int render_last = 2;          // frames drawn per act (see CpuBatch::render_last)
+
+  // Frees what was allocated, also when the constructor failed half-way.
+  ~Impl() {
+    if (!rom && !b.states && !b.fbs && !lut && !scratch) return;
+    int previous = -1;
+    if (cudaGetDevice(&previous) == cudaSuccess && previous != device) cudaSetDevice(device);
+    else previous = -1;
+    cudaFree(rom);
+    cudaFree(b.states);
+    cudaFree(b.fbs);
+    cudaFree(lut);
+    cudaFree(scratch);
+    if (previous >= 0) cudaSetDevice(previous);
+  }
 };
 
 CudaBatch::CudaBatch(const GameConfig& cfg, const std::string& rom, int num_envs, int device)
@@ -170,7 +305,7 @@ CudaBatch::CudaBatch(const GameConfig& cfg, const std::string& rom, int num_envs
   d.cfg = cfg;
   d.n = num_envs;
   d.device = device;
-  check(cudaSetDevice(device), "cudaSetDevice");
+  DeviceGuard guard(device);
   size_t rom_bytes = rom.size() < 16384 ? 16384 : rom.size();
   std::vector<uint8_t> rom_host(rom_bytes, 0);
   for (size_t i = 0; i < rom.size(); ++i) rom_host[i] = (uint8_t)rom[i];
@@ -181,105 +316,141 @@ CudaBatch::CudaBatch(const GameConfig& cfg, const std::string& rom, int num_envs
   check(cudaMalloc(&d.b.states, state_bytes), "cudaMalloc(states)");
   check(cudaMalloc(&d.b.fbs, fb_bytes), "cudaMalloc(frame buffers)");
   check(cudaMalloc(&d.lut, 256 * 4), "cudaMalloc(palette)");
-  check(cudaMalloc(&d.scratch, (size_t)num_envs * 16), "cudaMalloc(scratch)");
-  d.bytes = rom_bytes + state_bytes + fb_bytes + 256 * 4 + (size_t)num_envs * 16;
+  check(cudaMalloc(&d.scratch, (size_t)num_envs), "cudaMalloc(scratch)");
+  d.bytes = rom_bytes + state_bytes + fb_bytes + 256 * 4 + (size_t)num_envs;
   check(cudaMemcpy(d.rom, rom_host.data(), rom_bytes, cudaMemcpyHostToDevice), "copy rom");
-  // The palette the CPU backend uses, packed as r, g, b, gray per index.
-  const uint32_t* colours = cfg.pal ? kPalPalette : kNtscPalette;
-  uint32_t full[257];
-  for (int i = 0; i < 128; ++i) {
-    full[2 * i] = colours[i];
-    double r = (colours[i] >> 16) & 0xff, gg = (colours[i] >> 8) & 0xff, bb = colours[i] & 0xff;
-    uint32_t l = (uint32_t)(r * 0.2989 + gg * 0.5870 + bb * 0.1140 + 0.5);
-    full[2 * i + 1] = (l << 16) | (l << 8) | l;
-  }
-  full[256] = 0;
   uint8_t lut[256 * 4];
-  for (int p = 0; p < 256; ++p) {
-    lut[4 * p] = (uint8_t)(full[p] >> 16);
-    lut[4 * p + 1] = (uint8_t)(full[p] >> 8);
-    lut[4 * p + 2] = (uint8_t)full[p];
-    lut[4 * p + 3] = (uint8_t)(full[p + 1] & 0xff);
-  }
+  make_lut(cfg.pal != 0, lut);
   check(cudaMemcpy(d.lut, lut, sizeof(lut), cudaMemcpyHostToDevice), "copy palette");
   d.b.rom = d.rom;
   d.b.n = num_envs;
 }
 
-CudaBatch::~CudaBatch() {
-  if (!impl_) return;
-  cudaFree(impl_->rom);
-  cudaFree(impl_->b.states);
-  cudaFree(impl_->b.fbs);
-  cudaFree(impl_->lut);
-  cudaFree(impl_->scratch);
-}
+CudaBatch::~CudaBatch() = default;
 
 int CudaBatch::num_envs() const { return impl_->n; }
 size_t CudaBatch::device_bytes() const { return impl_->bytes; }
+size_t CudaBatch::console_state_bytes() { return sizeof(Console); }
+size_t CudaBatch::frame_buffer_bytes() { return 2 * (size_t)kFrameBufferBytes; }
 
-static EnvParams to_params(const EnvParamsHost& p) { return EnvParams{p.frameskip, p.repeat_p, p.max_frames}; }
+static EnvParams to_params(const EnvParamsHost& p, int render_last) {
+  EnvParams e{p.frameskip, p.repeat_p, p.max_frames};
+  e.render_last = render_last;
+  return e;
+}
+
+int CudaBatch::render_last() const { return impl_->render_last; }
+void CudaBatch::set_render_last(int r) {
+  if (r < 0 || r == 1) throw std::invalid_argument("render_last must be 0 or >= 2");
+  impl_->render_last = r;
+}
 
 void CudaBatch::load(const uint32_t* seeds, const uint16_t* modes, const uint8_t* diffs, const EnvParamsHost& p,
                      uintptr_t stream) {
   Impl& d = *impl_;
+  DeviceGuard guard(d.device);
   cudaStream_t s = (cudaStream_t)stream;
   uint32_t* dseeds = nullptr;
   check(cudaMalloc(&dseeds, (size_t)d.n * 7), "cudaMalloc(load args)");
   uint16_t* dmodes = (uint16_t*)(dseeds + d.n);
   uint8_t* ddiffs = (uint8_t*)(dmodes + d.n);
-  check(cudaMemcpyAsync(dseeds, seeds, (size_t)d.n * 4, cudaMemcpyHostToDevice, s), "copy seeds");
-  check(cudaMemcpyAsync(dmodes, modes, (size_t)d.n * 2, cudaMemcpyHostToDevice, s), "copy modes");
-  check(cudaMemcpyAsync(ddiffs, diffs, (size_t)d.n, cudaMemcpyHostToDevice, s), "copy difficulties");
-  k_load<<<blocks(d.n), kThreads, 0, s>>>(d.b, d.cfg, dseeds, dmodes, ddiffs, to_params(p));
-  check(cudaGetLastError(), "k_load");
-  check(cudaStreamSynchronize(s), "load");
+  try {
+    check(cudaMemcpyAsync(dseeds, seeds, (size_t)d.n * 4, cudaMemcpyHostToDevice, s), "copy seeds");
+    check(cudaMemcpyAsync(dmodes, modes, (size_t)d.n * 2, cudaMemcpyHostToDevice, s), "copy modes");
+    check(cudaMemcpyAsync(ddiffs, diffs, (size_t)d.n, cudaMemcpyHostToDevice, s), "copy difficulties");
+    CULE_LAUNCH(k_load, blocks(d.n), kThreads, s, d.b, d.cfg, dseeds, dmodes, ddiffs, to_params(p, d.render_last));
+    check(cudaGetLastError(), "k_load");
+    check(cudaStreamSynchronize(s), "load");
+  } catch (...) {
+    cudaFree(dseeds);
+    throw;
+  }
   cudaFree(dseeds);
 }
 
 void CudaBatch::set_mode(uint16_t mode, uint8_t difficulty, uintptr_t stream) {
   Impl& d = *impl_;
-  k_set_mode<<<blocks(d.n), kThreads, 0, (cudaStream_t)stream>>>(d.b, mode, difficulty);
+  DeviceGuard guard(d.device);
+  CULE_LAUNCH(k_set_mode, blocks(d.n), kThreads, (cudaStream_t)stream, d.b, mode, difficulty);
   check(cudaGetLastError(), "k_set_mode");
 }
 
 void CudaBatch::reset_masked(uintptr_t mask, const EnvParamsHost& p, uintptr_t stream) {
   Impl& d = *impl_;
-  k_reset<<<blocks(d.n), kThreads, 0, (cudaStream_t)stream>>>(d.b, d.cfg, (const uint8_t*)mask, to_params(p));
+  DeviceGuard guard(d.device);
+  CULE_LAUNCH(k_reset, blocks(d.n), kThreads, (cudaStream_t)stream, d.b, d.cfg, (const uint8_t*)mask,
+              to_params(p, d.render_last));
   check(cudaGetLastError(), "k_reset");
 }
 
-void CudaBatch::act(uintptr_t actions, uintptr_t rewards, const EnvParamsHost& p, uintptr_t stream) {
+void CudaBatch::act(uintptr_t actions, uintptr_t rewards, uintptr_t bad, const EnvParamsHost& p, uintptr_t stream) {
   Impl& d = *impl_;
-  k_act<<<blocks(d.n), kThreads, 0, (cudaStream_t)stream>>>(d.b, d.cfg, (const int64_t*)actions,
-                                                             (int32_t*)rewards, to_params(p));
+  DeviceGuard guard(d.device);
+  cudaStream_t s = (cudaStream_t)stream;
+  check(cudaMemsetAsync((void*)bad, 0, sizeof(int32_t), s), "clear the action check");
+  CULE_LAUNCH(k_check_actions, blocks(d.n), kThreads, s, d.n, (const int64_t*)actions, (int32_t*)bad);
+  check(cudaGetLastError(), "k_check_actions");
+  CULE_LAUNCH(k_act, blocks(d.n), kThreads, s, d.b, d.cfg, (const int64_t*)actions, (int32_t*)rewards,
+              to_params(p, d.render_last), (const int32_t*)bad);
   check(cudaGetLastError(), "k_act");
 }
 
 void CudaBatch::read_ram(uintptr_t out, uintptr_t stream) {
   Impl& d = *impl_;
-  k_info<<<blocks(d.n), kThreads, 0, (cudaStream_t)stream>>>(d.b, d.cfg, nullptr, nullptr, nullptr, nullptr,
-                                                              nullptr, (uint8_t*)out);
+  DeviceGuard guard(d.device);
+  CULE_LAUNCH(k_info, blocks(d.n), kThreads, (cudaStream_t)stream, d.b, d.cfg, (int32_t*)nullptr,
+              (uint8_t*)nullptr, (uint8_t*)nullptr, (int32_t*)nullptr, (int32_t*)nullptr, (uint8_t*)out);
   check(cudaGetLastError(), "k_info(ram)");
 }
 
 void CudaBatch::read_info(uintptr_t lives, uintptr_t term, uintptr_t trunc, uintptr_t ep, uintptr_t fr,
                           uintptr_t stream) {
   Impl& d = *impl_;
-  k_info<<<blocks(d.n), kThreads, 0, (cudaStream_t)stream>>>(d.b, d.cfg, (int32_t*)lives, (uint8_t*)term,
-                                                              (uint8_t*)trunc, (int32_t*)ep, (int32_t*)fr, nullptr);
+  DeviceGuard guard(d.device);
+  CULE_LAUNCH(k_info, blocks(d.n), kThreads, (cudaStream_t)stream, d.b, d.cfg, (int32_t*)lives, (uint8_t*)term,
+              (uint8_t*)trunc, (int32_t*)ep, (int32_t*)fr, (uint8_t*)nullptr);
   check(cudaGetLastError(), "k_info");
 }
 
 static void screen(CudaBatch::Impl& d, uintptr_t out, int channels, cudaStream_t s) {
-  k_cur_buf<<<blocks(d.n), kThreads, 0, s>>>(d.b, d.scratch);
+  DeviceGuard guard(d.device);
+  CULE_LAUNCH(k_cur_buf, blocks(d.n), kThreads, s, d.b, d.scratch);
+  check(cudaGetLastError(), "k_cur_buf");
   int pixels = d.cfg.screen_height * 160;
-  k_screen<<<blocks((long long)d.n * pixels), kThreads, 0, s>>>(d.b, d.scratch, pixels, d.lut, channels,
-                                                                 (uint8_t*)out);
+  CULE_LAUNCH(k_screen, blocks((long long)d.n * pixels), kThreads, s, d.b, (const uint8_t*)d.scratch, pixels,
+              (const uint8_t*)d.lut, channels, (uint8_t*)out);
   check(cudaGetLastError(), "k_screen");
 }
 
 void CudaBatch::screen_rgb(uintptr_t out, uintptr_t stream) { screen(*impl_, out, 3, (cudaStream_t)stream); }
 void CudaBatch::screen_gray(uintptr_t out, uintptr_t stream) { screen(*impl_, out, 1, (cudaStream_t)stream); }
+
+void CudaBatch::export_state(uintptr_t ids, int count, uintptr_t consoles, uintptr_t frame_buffers,
+                             uintptr_t stream) {
+  Impl& d = *impl_;
+  DeviceGuard guard(d.device);
+  if (count <= 0) return;   // an empty grid is an invalid launch
+  cudaStream_t s = (cudaStream_t)stream;
+  CULE_LAUNCH(k_export_consoles, blocks((long long)count * kWords), kThreads, s, d.b, (const int64_t*)ids, count,
+              (uint8_t*)consoles);
+  check(cudaGetLastError(), "k_export_consoles");
+  CULE_LAUNCH(k_copy_frame_buffers, blocks((long long)count * 2 * kFrameBufferBytes), kThreads, s, d.b,
+              (const int64_t*)ids, count, (uint8_t*)frame_buffers, 1);
+  check(cudaGetLastError(), "k_copy_frame_buffers(export)");
+}
+
+void CudaBatch::import_state(uintptr_t ids, int count, uintptr_t consoles, uintptr_t frame_buffers,
+                             uintptr_t stream) {
+  Impl& d = *impl_;
+  DeviceGuard guard(d.device);
+  if (count <= 0) return;
+  cudaStream_t s = (cudaStream_t)stream;
+  CULE_LAUNCH(k_import_consoles, blocks((long long)count * kWords), kThreads, s, d.b, (const int64_t*)ids, count,
+              (const uint8_t*)consoles);
+  check(cudaGetLastError(), "k_import_consoles");
+  CULE_LAUNCH(k_copy_frame_buffers, blocks((long long)count * 2 * kFrameBufferBytes), kThreads, s, d.b,
+              (const int64_t*)ids, count, (uint8_t*)frame_buffers, 0);
+  check(cudaGetLastError(), "k_copy_frame_buffers(import)");
+}
 
 }  // namespace cule

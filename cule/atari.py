@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from . import _core
-from .cuda_atari import CudaBackend, cuda_available
+from .cuda_atari import CudaBackend, cuda_available, emulated_module
 from .roms import Rom, load_rom, native_config
 
 _MAX_SEED = 2**31 - 1   # ALE's random_seed is a non-negative int32
@@ -44,18 +44,18 @@ def _core_cuda_built() -> bool:
 
 
 def _check_device_actions(actions, device) -> torch.Tensor:
-    """Actions for the CUDA backend: an integer tensor, checked to lie in [0, 18).
+    """Actions for the CUDA backend: an integer tensor of ids.
 
-    The range check reads one value back from the device (a synchronisation); it keeps
-    the CPU backend's contract that bad input raises and changes nothing."""
+    Ids coming from the host are range-checked here (ValueError at once).  Ids already
+    on the GPU are range-checked by the step kernel without a host synchronisation:
+    an out-of-range id makes that act() change nothing, and the ValueError is raised
+    by a later call (see ``Atari.act``)."""
     t = torch.as_tensor(actions)
     if t.dtype == torch.bool or t.is_floating_point() or t.is_complex():
         raise ValueError(f"actions must be integers, got {t.dtype}")
-    t = t.to(device=device, dtype=torch.int64)
-    bad = ((t < 0) | (t >= 18)).any()
-    if bool(bad):
+    if t.device.type == "cpu" and t.numel() and bool(((t < 0) | (t >= 18)).any()):
         raise ValueError("actions contains ids outside [0, 18)")
-    return t
+    return t.to(device=device, dtype=torch.int64)
 
 
 class Atari:
@@ -102,7 +102,7 @@ class Atari:
                  frameskip: int = 1, repeat_action_probability: float = 0.25, full_action_space: bool = False,
                  max_num_frames_per_episode: int = 0, mode: Optional[int] = None,
                  difficulty: Optional[int] = None, seed: Union[None, int, Sequence[int]] = None,
-                 num_threads: Optional[int] = None, render: bool = True):
+                 num_threads: Optional[int] = None, render: bool = True, _emulate_cuda: bool = False):
         self.rom: Rom = load_rom(game)
         info = self.rom.info
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
@@ -114,6 +114,11 @@ class Atari:
             raise ValueError(f"invalid device {device!r}: {e}") from None
         if self.device.type not in ("cpu", "cuda"):
             raise ValueError(f"device {device!r} is not supported: use 'cpu' or 'cuda'")
+        # Private, for tests: drive the CUDA backend's code compiled for the host
+        # (cule._cuda_emu) on CPU tensors; everything but the torch.cuda calls is the
+        # device="cuda" path.
+        if _emulate_cuda and self.device.type != "cpu":
+            raise ValueError("_emulate_cuda runs on CPU tensors: leave device as 'cpu'")
         if self.device.type == "cuda" and not cuda_available():
             raise ValueError(f"device {device!r} is not available: "
                              + ("no CUDA device is present" if _core_cuda_built() else
@@ -160,15 +165,19 @@ class Atari:
         ids = list(range(18)) if self.full_action_space else list(info["minimal_actions"])
         self.action_set = torch.tensor(ids, dtype=torch.int64)
         self._cuda = None
-        if self.device.type == "cuda":
+        if _emulate_cuda:
+            self._cuda = CudaBackend(native_config(self.rom), self.rom.data, num_envs, self.device,
+                                     module=emulated_module())
+            self._batch = self._cuda.batch
+        elif self.device.type == "cuda":
             self._cuda = CudaBackend(native_config(self.rom), self.rom.data, num_envs, self.device)
+            self.device = self._cuda.device   # "cuda" becomes "cuda:N", the GPU in use
             self._batch = self._cuda.batch
         else:
             self._batch = _core.CpuBatch(native_config(self.rom), self.rom.data, num_envs, int(num_threads))
         self.render = bool(render)
-        if hasattr(self._batch, "render_last"):
-            # Frames drawn per act: the last two (see CpuBatch.render_last), or none.
-            self._batch.render_last = 2 if self.render else 0
+        # Frames drawn per act: the last two (see CpuBatch.render_last), or none.
+        self._batch.render_last = 2 if self.render else 0
         self._rewards = np.zeros(num_envs, dtype=np.int32)
         # ALE loadROM: power on and reset_game in the default mode and difficulty.
         if self._cuda is not None:
@@ -220,10 +229,17 @@ class Atari:
             int32 tensor [num_envs]: rewards summed over the frameskip frames.
         Raises:
             ValueError: wrong shape, non-integer dtype, or an id outside [0, 18).
+                On the CUDA backend, ids in a CUDA tensor are checked on the GPU so the
+                step needs no host synchronisation: an out-of-range id makes that call
+                change nothing (rewards 0), and the ValueError is raised by the first
+                later ``act``/``reset``/``synchronize`` call that finds the check done
+                (``synchronize`` always does).
         """
-        # Fast path: a CPU tensor or an array of integer ids, checked and converted by
-        # the native side; anything it declines takes the full checks below.
-        if type(actions) is torch.Tensor and actions.is_cpu:
+        # Fast path (CPU backend): a CPU tensor or an array of integer ids, checked and
+        # converted by the native side; anything it declines takes the full checks below.
+        if self._cuda is not None:
+            pass
+        elif type(actions) is torch.Tensor and actions.is_cpu:
             r = self._batch.act_fast(actions.numpy(), *self._params())
             if r is not None:
                 return torch.from_numpy(r)
@@ -243,6 +259,12 @@ class Atari:
         self._batch.act(a, self._rewards, *self._params())
         return torch.from_numpy(self._rewards.copy())
 
+    def synchronize(self) -> None:
+        """Wait for the work queued on this emulator's device (a no-op on the CPU) and
+        raise the ValueError of any earlier ``act`` whose CUDA actions were out of range."""
+        if self._cuda is not None:
+            self._cuda.synchronize()
+
     def reset(self, env_ids=None) -> None:
         """ALE ``reset_game`` for every console, or for the given env indices.
 
@@ -254,6 +276,7 @@ class Atari:
         else:
             ids = np.unique(_as_index_array(env_ids, "env_ids", self.num_envs))
         if ids.size and self._cuda is not None:
+            self._cuda.raise_pending()
             self._cuda.reset(torch.from_numpy(ids), self._params())
         elif ids.size:
             self._batch.reset(np.ascontiguousarray(ids, dtype=np.int64), *self._params())
@@ -273,8 +296,6 @@ class Atari:
         Raises:
             ValueError: bad seeds or env ids.
         """
-        if self._cuda is not None:
-            raise NotImplementedError("not yet available on the CUDA backend; use device='cpu'")
         ids = (np.arange(self.num_envs, dtype=np.int64) if env_ids is None
                else np.unique(_as_index_array(env_ids, "env_ids", self.num_envs)))
         k = int(ids.size)
@@ -296,12 +317,19 @@ class Atari:
             others = np.setdiff1d(np.arange(self.num_envs), ids)
             keep = (others, self.clone_state(others))
         n = self.num_envs
-        self._batch.load(all_seeds, np.full(n, self.rom.info["default_mode"], np.uint16), np.zeros(n, np.uint8),
-                         *self._params())
+        if self._cuda is not None:
+            self._cuda.load(all_seeds, np.full(n, self.rom.info["default_mode"], np.uint16), np.zeros(n, np.uint8),
+                            self._params())
+        else:
+            self._batch.load(all_seeds, np.full(n, self.rom.info["default_mode"], np.uint16), np.zeros(n, np.uint8),
+                             *self._params())
         self.seeds = self.seeds.copy()
         self.seeds[ids] = s
         if self.mode != self.rom.info["default_mode"] or self.difficulty != 0:
-            self._batch.set_mode(self.mode, self.difficulty)
+            if self._cuda is not None:
+                self._cuda.set_mode(self.mode, self.difficulty)
+            else:
+                self._batch.set_mode(self.mode, self.difficulty)
             self.reset(ids)
         if keep is not None:
             self.restore_state(keep[1], keep[0])
@@ -313,28 +341,34 @@ class Atari:
         future, bit for bit (CPU, RIOT, TIA, cartridge, frame buffers, ALE episode state,
         both RNGs, mode and difficulty).
 
-        Returns a dict of plain values and CPU tensors, savable with ``torch.save`` (and
+        Returns a dict of plain values and tensors, savable with ``torch.save`` (and
         loadable with ``torch.load``, ``weights_only=True`` included):
         ``format``, ``game``, ``md5``, ``console_state_bytes``, ``frame_buffer_bytes``,
-        ``env_ids`` (int64 [k]), ``consoles`` (uint8 [k, console_state_bytes]),
-        ``frame_buffers`` (uint8 [k, frame_buffer_bytes]).  The bytes are this build's
-        struct layout: restore them with the same cule version.
+        ``env_ids`` (int64 [k], on the CPU), ``consoles`` (uint8 [k, console_state_bytes]),
+        ``frame_buffers`` (uint8 [k, frame_buffer_bytes]); ``consoles`` and
+        ``frame_buffers`` are on the env's device.  Both backends write the same bytes,
+        so a state moves between CPU and CUDA envs.  The bytes are this build's struct
+        layout: restore them with the same cule version.
         Raises ValueError for bad env ids.
         """
-        if self._cuda is not None:
-            raise NotImplementedError("not yet available on the CUDA backend; use device='cpu'")
         ids = (np.arange(self.num_envs, dtype=np.int64) if env_ids is None
                else _as_index_array(env_ids, "env_ids", self.num_envs))
-        consoles, fbs = self._batch.state_views()
+        if self._cuda is not None:
+            c, f = self._cuda.export_state(torch.from_numpy(ids))
+            cs, fs = self._cuda.console_state_bytes, self._cuda.frame_buffer_bytes
+        else:
+            consoles, fbs = self._batch.state_views()
+            c, f = torch.from_numpy(consoles[ids].copy()), torch.from_numpy(fbs[ids].copy())
+            cs, fs = consoles.shape[1], fbs.shape[1]
         return {
             "format": "cule.Atari/1",
             "game": self.game,
             "md5": self.rom.info["md5"],
-            "console_state_bytes": int(consoles.shape[1]),
-            "frame_buffer_bytes": int(fbs.shape[1]),
+            "console_state_bytes": int(cs),
+            "frame_buffer_bytes": int(fs),
             "env_ids": torch.from_numpy(ids.copy()),
-            "consoles": torch.from_numpy(consoles[ids].copy()),
-            "frame_buffers": torch.from_numpy(fbs[ids].copy()),
+            "consoles": c,
+            "frame_buffers": f,
         }
 
     def restore_state(self, state: dict, env_ids=None) -> None:
@@ -349,28 +383,35 @@ class Atari:
             ValueError: a state of another game, format or build, or env ids that do not
                 match the snapshot's rows.
         """
-        if self._cuda is not None:
-            raise NotImplementedError("not yet available on the CUDA backend; use device='cpu'")
         if not isinstance(state, dict) or state.get("format") != "cule.Atari/1":
             raise ValueError("state must be a dict returned by cule.Atari.clone_state")
         if state["game"] != self.game or state["md5"] != self.rom.info["md5"]:
             raise ValueError(f"state is of {state['game']!r}, this Atari runs {self.game!r}")
-        consoles, fbs = self._batch.state_views()
-        if state["console_state_bytes"] != consoles.shape[1] or state["frame_buffer_bytes"] != fbs.shape[1]:
+        if self._cuda is not None:
+            cs, fs = self._cuda.console_state_bytes, self._cuda.frame_buffer_bytes
+        else:
+            consoles, fbs = self._batch.state_views()
+            cs, fs = consoles.shape[1], fbs.shape[1]
+        if state["console_state_bytes"] != cs or state["frame_buffer_bytes"] != fs:
             raise ValueError("state was saved by a cule build with another console layout")
         c = state["consoles"]
         f = state["frame_buffers"]
-        c = c.numpy() if isinstance(c, torch.Tensor) else np.asarray(c)
-        f = f.numpy() if isinstance(f, torch.Tensor) else np.asarray(f)
-        if c.dtype != np.uint8 or f.dtype != np.uint8 or c.ndim != 2 or f.ndim != 2 or len(c) != len(f):
+        # Tensors of either backend (CPU or CUDA) or arrays.
+        c = c if isinstance(c, torch.Tensor) else torch.from_numpy(np.asarray(c))
+        f = f if isinstance(f, torch.Tensor) else torch.from_numpy(np.asarray(f))
+        if (c.dtype != torch.uint8 or f.dtype != torch.uint8 or c.ndim != 2 or f.ndim != 2 or len(c) != len(f)
+                or c.shape[1] != cs or f.shape[1] != fs):
             raise ValueError("state arrays are malformed")
         ids = _as_index_array(state["env_ids"] if env_ids is None else env_ids, "env_ids", self.num_envs)
         if len(ids) != len(c):
             raise ValueError(f"state holds {len(c)} consoles but {len(ids)} env ids were given")
         if len(np.unique(ids)) != len(ids):
             raise ValueError("env_ids has duplicates")
-        consoles[ids] = c
-        fbs[ids] = f
+        if self._cuda is not None:
+            self._cuda.import_state(torch.from_numpy(ids), c, f)
+        else:
+            consoles[ids] = c.detach().cpu().numpy()
+            fbs[ids] = f.detach().cpu().numpy()
 
     # ---- observations ----
 

@@ -36,7 +36,10 @@ echo "build rc=$rc in $(( $(date +%s) - t0 )) s"
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 "$PY" -c "import cule, torch; print(cule.build_info(), torch.cuda.get_device_name(0))"
 echo "== CUDA tests"
-timeout 240 "$PY" -m pytest -q -x tests/test_cuda.py -p no:cacheprovider 2>&1 | tail -15
+# The quick checks first (outputs, errors, snapshots, a large batch), then the lock
+# step over every game with what is left of the time.
+timeout 120 "$PY" -m pytest -q tests/test_cuda.py -k "not test_cuda_matches_cpu" -p no:cacheprovider 2>&1 | tail -15
+timeout 120 "$PY" -m pytest -q -x tests/test_cuda.py -k "test_cuda_matches_cpu" -p no:cacheprovider 2>&1 | tail -15
 echo "== benchmark"
 timeout 240 "$PY" -m cule.benchmark --backends cule-cuda cule-cpu ale-vector --games pong \
   --num-envs 1024 4096 16384 65536 --modes emulation pipeline --warmup 1 --window 2 --windows 3 \

@@ -21,7 +21,7 @@ if [ "${CULE_PREBUILD_CUDA:-0}" = "1" ]; then
   NVCC="${NVCC:-nvcc}"
   ARCH="${CULE_CUDA_ARCHS:-90}"
   echo "nvcc: compiling csrc/cuda_backend.cu for sm_$ARCH"
-  "$NVCC" -std=c++17 -O3 -Xcompiler -fPIC -Icsrc -diag-suppress 20012 \
+  "$NVCC" -std=c++17 -O3 --fmad=false -Xcompiler -fPIC -Icsrc -diag-suppress 20012 \
     -gencode "arch=compute_$ARCH,code=sm_$ARCH" -gencode "arch=compute_$ARCH,code=compute_$ARCH" \
     -c csrc/cuda_backend.cu -o .whl/cuda_backend.o
   # The sources it was made from: gpu_check.sh uses the object only if they still match.

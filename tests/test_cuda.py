@@ -63,8 +63,65 @@ def test_large_batch():
     (torch.tensor([0, 18, 0, 0]), "outside"),
 ])
 def test_bad_actions(actions, match):
+    # Host actions are checked at once; ids already on the GPU by the step kernel, and
+    # the error comes from a later call (synchronize() always reports it).
     e = cule.Atari("pong", 4, seed=0, device="cuda")
-    before = e.ram.clone()
+    before = e.clone_state()
+    with pytest.raises(ValueError, match=match):
+        e.act(actions)
     with pytest.raises(ValueError, match=match):
         e.act(actions.cuda())
-    assert torch.equal(before, e.ram)
+        e.synchronize()
+    after = e.clone_state()
+    assert torch.equal(before["consoles"], after["consoles"])
+    assert torch.equal(before["frame_buffers"], after["frame_buffers"])
+    e.synchronize()   # reported once
+
+
+def test_act_queues_without_host_sync():
+    # Steps are queued on PyTorch's stream: a long run of act() calls returns before
+    # the GPU has finished them (no host synchronisation per step).
+    e = cule.Atari("pong", 16384, seed=0, frameskip=4, device="cuda")
+    a = torch.zeros(16384, dtype=torch.int64, device="cuda")
+    e.synchronize()
+    done = torch.cuda.Event()
+    for _ in range(20):
+        e.act(a)
+    done.record()
+    assert not done.query(), "20 steps of 16,384 consoles finished before act() returned: act() synchronised"
+    e.synchronize()
+
+
+def test_clone_state_matches_cpu_bytes_and_moves_between_backends():
+    # The CUDA backend's snapshots are the CPU backend's bytes (consoles and frame
+    # buffers), so whole states compare exactly and move across backends.
+    n = 33
+    cpu = cule.Atari("ms_pacman", n, seed=3, frameskip=4)
+    gpu = cule.Atari("ms_pacman", n, seed=3, frameskip=4, device="cuda")
+    gen = torch.Generator().manual_seed(0)
+    for _ in range(50):
+        a = cpu.action_set[torch.randint(len(cpu.action_set), (n,), generator=gen)]
+        cpu.act(a)
+        gpu.act(a.cuda())
+    sc, sg = cpu.clone_state(), gpu.clone_state()
+    assert sg["consoles"].is_cuda
+    assert torch.equal(sc["consoles"], sg["consoles"].cpu())
+    assert torch.equal(sc["frame_buffers"], sg["frame_buffers"].cpu())
+    other = cule.Atari("ms_pacman", n, seed=99, frameskip=4, device="cuda")
+    other.restore_state(sc)
+    back = cule.Atari("ms_pacman", n, seed=98, frameskip=4)
+    back.restore_state(sg)
+    for _ in range(20):
+        a = cpu.action_set[torch.randint(len(cpu.action_set), (n,), generator=gen)]
+        r = back.act(a)
+        assert torch.equal(r, other.act(a.cuda()).cpu())
+        assert torch.equal(back.ram, other.ram.cpu())
+    assert torch.equal(back.clone_state()["consoles"], other.clone_state()["consoles"].cpu())
+
+
+def test_cpu_actions_on_a_cuda_env():
+    e = cule.Atari("pong", 4, seed=0, device="cuda")
+    c = cule.Atari("pong", 4, seed=0)
+    for a in (torch.tensor([0, 1, 3, 4]), np.array([3, 4, 0, 1], dtype=np.int32), [0, 0, 1, 1]):
+        assert torch.equal(c.act(a), e.act(a).cpu())
+    assert torch.equal(c.ram, e.ram.cpu())
