@@ -39,7 +39,10 @@ echo "== CUDA tests"
 # The quick checks first (outputs, errors, snapshots, a large batch), then the lock
 # step over every game with what is left of the time.
 timeout 120 "$PY" -m pytest -q tests/test_cuda.py -k "not test_cuda_matches_cpu" -p no:cacheprovider 2>&1 | tail -15
-timeout 120 "$PY" -m pytest -q -x tests/test_cuda.py -k "test_cuda_matches_cpu" -p no:cacheprovider 2>&1 | tail -15
+# pytest-xdist (in the GPU image) runs the games 8 at a time; without it, serially.
+XDIST=""; "$PY" -c "import xdist" 2>/dev/null && XDIST="-n 8"
+timeout 150 "$PY" -m pytest -q $XDIST tests/test_cuda.py -k "test_cuda_matches_cpu" -p no:cacheprovider \
+  > "$OUT/cuda_lockstep.log" 2>&1; echo "lockstep rc=$?"; tail -15 "$OUT/cuda_lockstep.log"
 echo "== benchmark"
 timeout 240 "$PY" -m cule.benchmark --backends cule-cuda cule-cpu ale-vector --games pong \
   --num-envs 1024 4096 16384 65536 --modes emulation pipeline --warmup 1 --window 2 --windows 3 \
@@ -48,6 +51,18 @@ timeout 240 "$PY" -m cule.benchmark --backends cule-cuda cule-cpu ale-vector --g
 import json, sys, torch, cule
 out = sys.argv[1]
 summary = {"build": cule.build_info(), "gpu": torch.cuda.get_device_name(0)}
+try:
+    # Device memory per env (console state, two frame buffers, the ROM and palette
+    # shared) and the largest batch the free memory holds.
+    e = cule.Atari("pong", 4096, device="cuda", render=False)
+    per_env = e._cuda.batch.device_bytes / 4096
+    free, total = torch.cuda.mem_get_info()
+    summary["device_bytes_per_env"] = per_env
+    summary["largest_batch_estimate"] = int(free // per_env)
+    summary["gpu_memory_free_total"] = [free, total]
+    del e
+except Exception as ex:  # noqa: BLE001
+    summary["memory_error"] = repr(ex)
 try:
     summary["benchmark"] = json.load(open(f"{out}/benchmark.json"))["speedups"]
 except Exception as e:  # noqa: BLE001

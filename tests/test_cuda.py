@@ -18,7 +18,7 @@ FRAMES = 5000
 
 
 def lockstep(game, n=8, frames=FRAMES, frameskip=4, seed=11):
-    cpu = cule.Atari(game, n, seed=seed, frameskip=frameskip, max_num_frames_per_episode=3000)
+    cpu = cule.Atari(game, n, seed=seed, frameskip=frameskip, max_num_frames_per_episode=3000, num_threads=1)
     gpu = cule.Atari(game, n, seed=seed, frameskip=frameskip, max_num_frames_per_episode=3000, device="cuda")
     gen = torch.Generator().manual_seed(seed)
     for t in range(frames // frameskip):
@@ -32,10 +32,16 @@ def lockstep(game, n=8, frames=FRAMES, frameskip=4, seed=11):
         if t % 50 == 0:
             assert torch.equal(cpu.screen_rgb(), gpu.screen_rgb().cpu()), f"{game} step {t}: screen"
             assert torch.equal(cpu.screen_grayscale(), gpu.screen_grayscale().cpu())
+        if t % 250 == 0:
+            # Whole consoles (CPU, TIA, RIOT, cartridge, RNGs) and frame buffers, byte for byte.
+            s1, s2 = cpu.clone_state(), gpu.clone_state()
+            assert torch.equal(s1["consoles"], s2["consoles"].cpu()), f"{game} step {t}: console state"
+            assert torch.equal(s1["frame_buffers"], s2["frame_buffers"].cpu()), f"{game} step {t}: frame buffers"
         done = (cpu.terminated | cpu.truncated).nonzero().flatten()
         if len(done):
             cpu.reset(done)
             gpu.reset(done)
+    gpu.synchronize()
 
 
 @pytest.mark.parametrize("game", cule.list_games())
