@@ -130,6 +130,40 @@ struct Bus {
   }
   CULE_FI void add_cycles(uint32_t n) { cycles += n; }
   CULE_FI bool stopped() const { return stop != 0; }
+
+  // Timer wait loops (called by the CPU right after a taken `BNE *-3` to loop_pc).
+  // If loop_pc holds LDA/LDX/LDY abs of INTIM in plain ROM, works out how many
+  // rounds of the loop (each `per_round` cycles; at most max_rounds) from now on
+  // would read a timer value of 1 or more, which the RIOT hands out without side
+  // effects, and skips them: the clock moves on, the data bus holds what the last
+  // round left there (the branch offset).  Returns the rounds skipped, with the
+  // load's opcode and the last value read.
+  CULE_FI uint32_t skip_timer_wait(uint16_t loop_pc, uint32_t per_round, uint32_t max_rounds, uint8_t& opcode,
+                                   uint8_t& value) {
+    const uint32_t off = (uint32_t)(loop_pc & 0x1FFF) - 0x1000u;
+    if (off + 5 > (uint32_t)plain_end) return 0;     // the whole loop in plain ROM
+    const uint8_t op = bank[off & rom_mask];
+    if (op != 0xAD && op != 0xAE && op != 0xAC) return 0;
+    const uint32_t target = bank[(off + 1) & rom_mask] | ((uint32_t)bank[(off + 2) & rom_mask] << 8);
+    if ((target & 0x1280) != 0x0280 || (target & 0x05) != 0x04) return 0;   // INTIM and its mirrors
+    const RiotState& r = m.c.riot;
+    if (r.timer < 2) return 0;
+    // Round j reads at cycle cycles + per_round * j + 4; the RIOT counts from the
+    // cycle before (riot_read_timer), and shows 1 or more while that delta is <= lim.
+    const uint32_t d0 = cycles + 3 - (uint32_t)r.cycles_when_timer_set;
+    const uint32_t lim = ((r.timer - 1) << r.interval_shift) - 1;
+    if (d0 > lim) return 0;
+    uint32_t rounds = (lim - d0) / per_round + 1;
+    if (rounds > max_rounds) rounds = max_rounds;
+    if (rounds == 0) return 0;
+    const uint32_t last = d0 + per_round * (rounds - 1);
+    value = (uint8_t)(r.timer - (last >> r.interval_shift) - 1);
+    opcode = op;
+    cycles += per_round * rounds;
+    data_bus = bank[(off + 4) & rom_mask];   // the branch offset
+    last_read = 1;
+    return rounds;
+  }
 };
 
 // True when a write to a graphics register would leave the TIA's state exactly as it

@@ -89,6 +89,14 @@ CULE_HD uint8_t bcd_of(uint32_t t) {
   return (uint8_t)(((t / 10u) << 4) | (t % 10u));
 }
 
+// Whether a bus offers skip_timer_wait (see Core::op_bne).
+template <class B>
+struct HasTimerWait {
+  template <class T> static char test(decltype(&T::skip_timer_wait));
+  template <class T> static long test(...);
+  static constexpr bool value = sizeof(test<B>(nullptr)) == 1;
+};
+
 // One instruction's worth of execution context.  The registers are copied in,
 // worked on as locals and copied back, which lets the compiler keep them in
 // registers across the whole instruction.
@@ -97,6 +105,7 @@ struct Core {
   Bus& bus;
   uint16_t pc;
   uint8_t a, x, y, sp, p, halted;
+  int budget;      // instructions cpu_run may still execute (not used by cpu_step)
 
   // Copy the registers back into the console's CPU state.
   CULE_FI void save(CpuState& s) const {
@@ -381,6 +390,30 @@ struct Core {
     tick(((pc ^ target) & 0xFF00u) ? 2 : 1);
     pc = target;
   }
+  // BNE.  The loop `LDA INTIM / BNE *-3` (or LDX / LDY) is how games wait for the
+  // RIOT timer, often for a good part of the frame.  When the bus can tell how many
+  // more rounds of it would read a non-zero timer with no side effect, those rounds
+  // are skipped at once: same cycles, registers, flags and data bus as running them.
+  CULE_FI void op_bne() {
+    const uint8_t off = ld_imm();
+    if (p & kZ) return;
+    const uint16_t target = (uint16_t)(pc + (int8_t)off);
+    const uint32_t extra = ((pc ^ target) & 0xFF00u) ? 2 : 1;
+    tick(extra);
+    pc = target;
+    if constexpr (HasTimerWait<Bus>::value) {
+      if (off == 0xFB && budget > 2) {
+        uint8_t op = 0, v = 0;
+        const uint32_t rounds = bus.skip_timer_wait(pc, 4 + 2 + extra, (uint32_t)(budget - 1) / 2, op, v);
+        if (rounds) {
+          budget -= (int)(2 * rounds);
+          if (op == 0xAD) a = set_nz(v);
+          else if (op == 0xAE) x = set_nz(v);
+          else y = set_nz(v);
+        }
+      }
+    }
+  }
   CULE_FI void op_jsr() {
     const uint32_t lo = fetch8();
     (void)rd(0x0100u + sp);
@@ -628,7 +661,7 @@ struct Core {
       case 0xCD: tick(4); op_cmp(a, ld_abs()); break;                  // CMP abs
       case 0xCE: tick(6); rmw_dec(ea_abs()); break;                    // DEC abs
       case 0xCF: tick(6); rmw_dcp(ea_abs()); break;                    // DCP abs  (undoc)
-      case 0xD0: tick(2); branch(!(p & kZ)); break;                    // BNE rel
+      case 0xD0: tick(2); op_bne(); break;                             // BNE rel
       case 0xD1: tick(5); op_cmp(a, ld_indy()); break;                 // CMP (zp),Y
       case 0xD2: tick(2); halted = 1; break;                           // JAM
       case 0xD3: tick(8); rmw_dcp(ea_indy()); break;                   // DCP (zp),Y  (undoc)
@@ -699,7 +732,7 @@ CULE_HD void cpu_reset(CpuState& s, Bus& bus) {
 template <class Bus>
 CULE_HD void cpu_step(CpuState& s, Bus& bus) {
   if (s.halted) return;
-  cpu6507::Core<Bus> c{bus, s.pc, s.a, s.x, s.y, s.sp, s.p, 0};
+  cpu6507::Core<Bus> c{bus, s.pc, s.a, s.x, s.y, s.sp, s.p, 0, 0};
   c.step();
   c.save(s);
 }
@@ -710,13 +743,13 @@ CULE_HD void cpu_step(CpuState& s, Bus& bus) {
 template <class Bus>
 CULE_FI int cpu_run(CpuState& s, Bus& bus, int max_instructions) {
   if (s.halted) return 0;
-  cpu6507::Core<Bus> c{bus, s.pc, s.a, s.x, s.y, s.sp, s.p, 0};
-  int n = 0;
-  while (n < max_instructions) {
+  cpu6507::Core<Bus> c{bus, s.pc, s.a, s.x, s.y, s.sp, s.p, 0, max_instructions};
+  while (c.budget > 0) {
     c.step();
-    ++n;
+    --c.budget;
     if (c.halted || bus.stopped()) break;
   }
+  const int n = max_instructions - (c.budget > 0 ? c.budget : 0);
   c.save(s);
   return n;
 }
