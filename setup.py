@@ -25,7 +25,12 @@ CSRC = "csrc"
 HEADERS = [os.path.join(CSRC, f) for f in os.listdir(os.path.join(HERE, CSRC)) if f.endswith(".hpp")]
 HEADERS += [os.path.join(CSRC, "games", f) for f in os.listdir(os.path.join(HERE, CSRC, "games"))]
 
-extra = ["-O3", "-fno-strict-aliasing", "-fno-tree-loop-distribute-patterns"]
+# The emulator core is branchy integer code working on short runs:
+#  -fno-tree-loop-distribute-patterns: short fills stay inline stores (no memset calls);
+#  -fno-tree-vectorize: vector code only costs here (SLP packing of state fields causes
+#   store-forwarding stalls, vectorized short loops carry long prologues); the TIA's
+#   pixel writer uses SSE2 intrinsics where it pays.
+extra = ["-O3", "-fno-strict-aliasing", "-fno-tree-loop-distribute-patterns", "-fno-tree-vectorize"]
 if os.environ.get("CULE_NATIVE", "0") == "1":
     extra.append("-march=native")
 

@@ -130,7 +130,7 @@ CULE_HD void tia_update_grp(TiaState& t) {
 // Stella TIA::frameReset(): called from a system reset.
 CULE_HD void tia_frame_reset(Console& c, uint8_t* fbs) {
   TiaState& t = c.tia;
-  for (int i = 0; i < 2 * kFrameBufferBytes; ++i) fbs[i] = 0;
+  memset(fbs, 0, 2 * kFrameBufferBytes);
   t.fb_pos = 0;
   t.fb_exact = 3;        // both buffers are all zeros, as Stella's
   t.frame_rendered = 1;
