@@ -208,8 +208,12 @@ CULE_FI void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
   TiaState& t = c.tia;
   addr &= 0x003f;
   const int clock = (int)(c.cycles * 3);
-  const int hpos = (clock - t.clk_frame_start) % kClocksPerLine;
-  const bool last_line = (clock - t.clk_frame_start) / kClocksPerLine > t.max_scanlines;
+  // Clocks since the frame started (never negative: the frame starts at or before
+  // the first cycle counted), its position in the line, and whether the write is
+  // past the last scanline allowed (line > max_scanlines, without a division).
+  const uint32_t rel = (uint32_t)(clock - t.clk_frame_start);
+  const int hpos = (int)(rel % kClocksPerLine);
+  const bool last_line = rel >= (uint32_t)(t.max_scanlines + 1) * kClocksPerLine;
   if (last_line || tia_catch_up_needed(t, hpos)) {
     tia_update_frame(c, m.fb(), clock + tia_write_delay(addr, hpos));
     if (last_line) {
