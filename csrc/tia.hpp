@@ -324,16 +324,17 @@ CULE_HD uint64_t playfield_line(uint32_t pf, int reflect) {
 
 #if defined(__SSE2__) && !defined(__CUDA_ARCH__)
 #define CULE_TIA_SSE2 1
-// Host builds with SSE2 (every x86-64): write pixels [0, n & ~15) of a window from
-// its colour index bits; returns the number of pixels written.
-inline int tia_write16(uint8_t* out, uint64_t lo, uint64_t hi, uint32_t cols, int n) {
+// Host builds with SSE2 (every x86-64): write the n (16..64) pixels of a window
+// from its colour index bits, sixteen at a time; the last group is aligned to the
+// window's end and may rewrite pixels of the one before with the same values.
+inline void tia_write16(uint8_t* out, uint64_t lo, uint64_t hi, uint32_t cols, int n) {
   const __m128i bits = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
   const __m128i k0 = _mm_set1_epi8((char)cols);
   const __m128i k01 = _mm_xor_si128(k0, _mm_set1_epi8((char)(cols >> 8)));
   const __m128i k2 = _mm_set1_epi8((char)(cols >> 16));
   const __m128i k23 = _mm_xor_si128(k2, _mm_set1_epi8((char)(cols >> 24)));
-  int i = 0;
-  for (; i + 16 <= n; i += 16) {
+  for (int i = 0;; i += 16) {
+    if (i + 16 > n) i = n - 16;
     // Bytes 0-7 hold the low byte of the 16 index bits, bytes 8-15 the high byte;
     // comparing each byte's own bit against the bit pattern gives 0xFF / 0x00.
     __m128i l = _mm_cvtsi32_si128((int)((lo >> i) & 0xFFFFu));
@@ -350,8 +351,8 @@ inline int tia_write16(uint8_t* out, uint64_t lo, uint64_t hi, uint32_t cols, in
     const __m128i high = _mm_xor_si128(k2, _mm_and_si128(k23, ml));   // index 2 or 3
     const __m128i v = _mm_xor_si128(low, _mm_and_si128(_mm_xor_si128(low, high), mh));
     _mm_storeu_si128((__m128i*)(out + i), v);
+    if (i + 16 >= n) break;
   }
-  return i;
 }
 #else
 #define CULE_TIA_SSE2 0
@@ -462,12 +463,12 @@ CULE_BIG void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
     if (edges && n >= 16) {
       // Several runs: sixteen pixels at a time, each byte picking its colour by its
       // two index bits, without branches on the picture's content.
-      start = tia_write16(out, lo, hi, cols, n);
-      edges &= ~0ull << start;
-      // The first run of the rest starts at `start` whether or not it is an edge.
+      tia_write16(out, lo, hi, cols, n);
+      edges = 0;
+      start = n;
     }
 #endif
-    for (;;) {
+    while (start < n) {
       const int end = edges ? tia_ctz64(edges) : n;
       const uint32_t idx = (uint32_t)((lo >> start) & 1u) | ((uint32_t)((hi >> start) & 1u) << 1);
       const uint8_t v = (uint8_t)(cols >> (8 * idx));
