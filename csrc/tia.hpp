@@ -205,8 +205,9 @@ CULE_HD void tia_cycles_reset(Console& c) {
 //
 // A draw call covers a stretch of one line.  The stretch is handled in windows of at
 // most 64 pixels; inside a window every object becomes a 64-bit mask (bit i: the
-// object covers pixel x + i), so priorities and collisions are plain bit operations
-// and the pixels are written run by run.
+// object covers pixel x + i), so priorities and collisions are plain bit operations.
+// Pixels are then written run by run (a run: pixels of one colour), or, on host
+// builds with SSE2, sixteen at a time when a window holds several runs.
 
 // Count of trailing zero bits of a non-zero word.
 CULE_FI int tia_ctz64(uint64_t v) {
