@@ -16,6 +16,12 @@ struct Machine {
   const GameConfig& g;
   const uint8_t* rom;
   uint8_t* fbs;              // two frame buffers, kFrameBufferBytes each
+  // Filled by the Bus: the ROM offset of the byte at an address in the cartridge's
+  // fast range is seg_off[(address >> 10) & 15] + (address & $FFF) (mod 2^32).  The
+  // index takes the 1K segment (A10, A11), A12 and A13 (FE banks on A13).  A table
+  // here rather than in the Bus, so the Bus stays scalars the compiler keeps in
+  // registers.
+  uint32_t seg_off[16];
 
   CULE_HD uint8_t* fb() { return fbs + (c.tia.cur_buf ? kFrameBufferBytes : 0); }
 };
@@ -56,33 +62,114 @@ CULE_NOINLINE void bus_cart_poke(Machine& m, uint16_t a, uint8_t v) {
   cart_poke(m.c, m.g.cart_type, a, v);
 }
 
-// Mappers whose ROM reads below $xFF0 are a plain read of the current 4K bank (2K
-// images are mirrored): the Bus reads those directly.  Their hotspots all lie in
-// $xFF6-$xFF9, so any access at $xFF0 and up goes through cart_peek.
+// The ROM reads the Bus does itself, per mapper: offsets [lo, lo + len) of the 4K
+// window (A12 set) hold no hotspot, register or RAM port, so a read there is a plain
+// read of whatever ROM the mapper shows at that address.  Everything outside (F8/F6
+// hotspots at $xFF6-$xFF9, E0's at $xFE0-$xFF7, the DPC's register and hotspot
+// pages, the Superchip RAM read port) goes through cart_peek.
+struct CartFastRange {
+  uint16_t lo, len;
+};
+
+CULE_HD CartFastRange cart_fast_range(uint8_t type) {
+  switch (type) {
+    case CART_2K:
+    case CART_4K:
+    case CART_FE: return {0x000, 0x1000};
+    case CART_E0: return {0x000, 0xFE0};
+    case CART_F8SC:
+    case CART_F6SC: return {0x100, 0xFF0 - 0x100};
+    case CART_DPC: return {0x080, 0xFC0 - 0x080};
+    default: return {0x000, 0xFF0};   // F8, F8 swapped, F6
+  }
+}
+
+// Mappers that show one 4K bank (2K images mirrored) and have all their hotspots in
+// $xFF6-$xFF9: the fast range starts at offset 0 and a ROM read is one masked load
+// from the bank's start.
 CULE_HD bool cart_is_plain(uint8_t type) {
   return type == CART_2K || type == CART_4K || type == CART_F8 || type == CART_F8_SWAPPED || type == CART_F6;
 }
 
-struct Bus {
+// Whether cart_peek / cart_poke can change what the mapper shows (bank registers).
+CULE_HD bool cart_switches_banks(uint8_t type) {
+  return type != CART_2K && type != CART_4K && type != CART_FE;
+}
+
+// Fill m.seg_off for the mapper's type and bank registers.
+CULE_NOINLINE void cart_build_segments(Machine& m) {
+  const CartState& k = m.c.cart;
+  const uint8_t type = m.g.cart_type;
+  for (uint32_t i = 0; i < 16; ++i) {
+    const uint32_t seg = i & 3u;           // 1K segment of the window
+    uint32_t slice;                        // the 1K slice of the image shown there
+    switch (type) {
+      case CART_2K: slice = seg & 1u; break;
+      case CART_4K: slice = seg; break;
+      case CART_FE: slice = ((i & 8u) ? 0u : 4u) + seg; break;   // A13 set: the first 4K
+      case CART_E0: slice = seg == 3 ? 7u : (uint32_t)k.slice[seg]; break;
+      default: slice = (uint32_t)k.bank * 4u + seg; break;
+    }
+    m.seg_off[i] = (slice << 10) - (seg << 10);
+  }
+}
+
+// The bank registers a Bus built its view of the ROM from.
+CULE_FI uint32_t cart_bank_key(const CartState& k) {
+  return (uint32_t)k.bank | ((uint32_t)k.slice[0] << 8) | ((uint32_t)k.slice[1] << 16) | ((uint32_t)k.slice[2] << 24);
+}
+
+// kPlain: the mapper is cart_is_plain (a ROM read is bank[offset & rom_mask]);
+// otherwise any mapper (a ROM read in the fast range goes through Machine::seg_off).
+template <bool kPlain>
+struct BusT {
   Machine& m;
   uint8_t* ram;              // RIOT RAM
-  const uint8_t* bank;       // current 4K bank of a plain mapper
-  uint16_t plain_end;        // $FF0 for a plain mapper, else 0: ROM offsets below it are read directly
-                             // (16 bits, so the compiler drops the test for page 0 and 1 addresses)
-  uint32_t rom_mask;         // 0x7FF for 2K images, else 0xFFF
+  const uint8_t* rom;        // the image (!kPlain) or the current 4K bank (kPlain)
+  uint32_t rom_mask;         // kPlain: 0x7FF for 2K images, else 0xFFF
+  uint32_t bank_key;         // !kPlain: the bank registers seg_off was built from
+  uint16_t fast_lo;          // window offsets [fast_lo, fast_lo + fast_len) are read here
+  uint16_t fast_len;         // (16 bits, so the compiler drops the test for page 0 and 1 addresses)
+  uint8_t switches;          // !kPlain: cart_switches_banks(type)
   uint32_t cycles;           // the console's cycle counter, kept here during a run
   uint8_t data_bus;
   uint8_t last_read;
   uint8_t stop;
 
-  CULE_HD explicit Bus(Machine& mm)
-      : m(mm), ram(mm.c.riot.ram), bank(mm.rom), plain_end((uint16_t)(cart_is_plain(mm.g.cart_type) ? 0xFF0u : 0u)),
-        rom_mask(mm.g.cart_type == CART_2K ? 0x7FFu : 0xFFFu), cycles(mm.c.cycles), data_bus(mm.c.data_bus),
-        last_read(mm.c.last_access_read), stop(mm.c.stop) {
-    refresh_bank();
+  CULE_HD explicit BusT(Machine& mm)
+      : m(mm), ram(mm.c.riot.ram), rom(mm.rom), rom_mask(mm.g.cart_type == CART_2K ? 0x7FFu : 0xFFFu),
+        bank_key(cart_bank_key(mm.c.cart)), fast_lo(cart_fast_range(mm.g.cart_type).lo),
+        fast_len(cart_fast_range(mm.g.cart_type).len), switches(cart_switches_banks(mm.g.cart_type) ? 1 : 0),
+        cycles(mm.c.cycles), data_bus(mm.c.data_bus), last_read(mm.c.last_access_read), stop(mm.c.stop) {
+    if (kPlain) refresh_plain();
+    else cart_build_segments(mm);
   }
 
-  CULE_FI void refresh_bank() { bank = m.rom + (uint32_t)m.c.cart.bank * 4096u; }
+  CULE_FI void refresh_plain() { rom = m.rom + (uint32_t)m.c.cart.bank * 4096u; }
+  // After a call into the mapper: follow the bank registers.
+  CULE_FI void refresh_bank() {
+    if (kPlain) {
+      refresh_plain();
+    } else if (switches) {
+      const uint32_t key = cart_bank_key(m.c.cart);
+      if (key != bank_key) {
+        bank_key = key;
+        cart_build_segments(m);
+      }
+    }
+  }
+  // The ROM byte a read of addr (in the fast range) returns.
+  CULE_FI uint8_t rom_at(uint16_t addr) const {
+    if (kPlain) return rom[addr & rom_mask];
+    return rom[(uint32_t)(m.seg_off[(addr >> 10) & 15u] + (addr & 0x0FFFu))];
+  }
+  // Whether a read of addr is a plain ROM read.
+  CULE_FI bool fast_rom(uint16_t addr) const {
+    // Offset into the cartridge's 4K window; wraps to a large value below $1000.
+    const uint32_t rom_off = (uint32_t)(addr & 0x1FFF) - 0x1000u;
+    if (kPlain) return rom_off < (uint32_t)fast_len;
+    return rom_off - (uint32_t)fast_lo < (uint32_t)fast_len;
+  }
   // Write the copies back to the console (before a device call, and at the end).
   CULE_FI void store() {
     Console& c = m.c;
@@ -93,11 +180,8 @@ struct Bus {
 
   CULE_FI uint8_t peek(uint16_t addr) {
     uint8_t v;
-    // Offset into the cartridge's 4K window; wraps to a large value below $1000, so
-    // one compare tells a plain ROM read.
-    const uint32_t rom_off = (uint32_t)(addr & 0x1FFF) - 0x1000u;
-    if (rom_off < (uint32_t)plain_end) {
-      v = bank[rom_off & rom_mask];
+    if (fast_rom(addr)) {
+      v = rom_at(addr);
     } else if (addr & 0x1000) {
       store();
       v = bus_cart_peek(m, addr);   // the full address: FE banks on A13
@@ -140,11 +224,12 @@ struct Bus {
   // load's opcode and the last value read.
   CULE_FI uint32_t skip_timer_wait(uint16_t loop_pc, uint32_t per_round, uint32_t max_rounds, uint8_t& opcode,
                                    uint8_t& value) {
-    const uint32_t off = (uint32_t)(loop_pc & 0x1FFF) - 0x1000u;
-    if (off + 5 > (uint32_t)plain_end) return 0;     // the whole loop in plain ROM
-    const uint8_t op = bank[off & rom_mask];
+    // The whole loop (LDA/LDX/LDY abs, BNE rel) is plain ROM.
+    if (!fast_rom(loop_pc) || !fast_rom((uint16_t)(loop_pc + 4))) return 0;
+    if (((loop_pc + 4) ^ loop_pc) & 0xFC00) return 0;   // and in one 1K segment
+    const uint8_t op = rom_at(loop_pc);
     if (op != 0xAD && op != 0xAE && op != 0xAC) return 0;
-    const uint32_t target = bank[(off + 1) & rom_mask] | ((uint32_t)bank[(off + 2) & rom_mask] << 8);
+    const uint32_t target = rom_at((uint16_t)(loop_pc + 1)) | ((uint32_t)rom_at((uint16_t)(loop_pc + 2)) << 8);
     if ((target & 0x1280) != 0x0280 || (target & 0x05) != 0x04) return 0;   // INTIM and its mirrors
     const RiotState& r = m.c.riot;
     if (r.timer < 2) return 0;
@@ -160,11 +245,14 @@ struct Bus {
     value = (uint8_t)(r.timer - (last >> r.interval_shift) - 1);
     opcode = op;
     cycles += per_round * rounds;
-    data_bus = bank[(off + 4) & rom_mask];   // the branch offset
+    data_bus = rom_at((uint16_t)(loop_pc + 4));   // the branch offset
     last_read = 1;
     return rounds;
   }
 };
+
+// The bus for any mapper.
+using Bus = BusT<false>;
 
 // True when a write to a graphics register would leave the TIA's state exactly as it
 // is (same value, and no side effect such as GRPx's vertical-delay copies).
@@ -475,6 +563,14 @@ CULE_HD void frame_start(Machine& m) {
   t.frame_rendered = 1;
 }
 
+// The CPU part of run_frame on the host: up to 25,000 instructions on bus type B.
+template <class B>
+CULE_NOINLINE void run_frame_cpu(Machine& m) {
+  B bus(m);
+  cpu_run(m.c.cpu, bus, 25000);
+  bus.store();
+}
+
 // TIA::update(): run the CPU until the TIA ends the frame (VSYNC, or a write past the
 // last allowed scanline), or for at most 25,000 instructions.
 CULE_BIG void run_frame(Machine& m) {
@@ -488,9 +584,16 @@ CULE_BIG void run_frame(Machine& m) {
     t.fb_exact &= (uint8_t)~(1u << t.cur_buf);
   }
   c.stop = 0;
+#if defined(__CUDACC__)
   Bus bus(m);
   cpu_run(c.cpu, bus, 25000);
   bus.store();
+#else
+  // On the host the plain mappers get their own copy of the CPU loop (one function
+  // each: both inlined here, the compiler keeps less of the CPU state in registers).
+  if (cart_is_plain(m.g.cart_type)) run_frame_cpu<BusT<true>>(m);
+  else run_frame_cpu<Bus>(m);
+#endif
   uint32_t total = c.cycles * 3 - (uint32_t)t.clk_frame_start;
   t.current_scanline = (int32_t)(total / kClocksPerLine);
   if (t.partial_frame) {
