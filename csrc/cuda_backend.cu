@@ -358,7 +358,9 @@ void CudaBatch::load(const uint32_t* seeds, const uint16_t* modes, const uint8_t
     check(cudaMemcpyAsync(dseeds, seeds, (size_t)d.n * 4, cudaMemcpyHostToDevice, s), "copy seeds");
     check(cudaMemcpyAsync(dmodes, modes, (size_t)d.n * 2, cudaMemcpyHostToDevice, s), "copy modes");
     check(cudaMemcpyAsync(ddiffs, diffs, (size_t)d.n, cudaMemcpyHostToDevice, s), "copy difficulties");
-    CULE_LAUNCH(k_load, blocks(d.n), kThreads, s, d.b, d.cfg, dseeds, dmodes, ddiffs, to_params(p, d.render_last));
+    // As CpuBatch::load: the reset after power-on draws every frame, whatever
+    // render_last says (the consoles' bytes, frame buffers included, must match).
+    CULE_LAUNCH(k_load, blocks(d.n), kThreads, s, d.b, d.cfg, dseeds, dmodes, ddiffs, to_params(p, kRenderAll));
     check(cudaGetLastError(), "k_load");
     check(cudaStreamSynchronize(s), "load");
   } catch (...) {

@@ -133,6 +133,36 @@ def test_set_mode_mid_run_takes_effect_at_reset():
     lockstep(cpu, emu, 40, seed=5, screen_every=20)
 
 
+@pytest.mark.parametrize("render,frameskip", [(True, 5), (False, 4), (True, 2)])
+def test_render_settings_give_the_cpu_backends_bytes(render, frameskip):
+    # Drawing only the observed frames (render=True, the last two of each act, redone
+    # in full when they leave a buffer inexact) or none (render=False) must leave every
+    # console byte, frame buffers included, as on the CPU backend.
+    cpu = make("ms_pacman", 33, False, render=render, frameskip=frameskip, max_num_frames_per_episode=400)
+    emu = make("ms_pacman", 33, True, render=render, frameskip=frameskip, max_num_frames_per_episode=400)
+    assert emu._batch.render_last == cpu._batch.render_last == (2 if render else 0)
+    gen = torch.Generator().manual_seed(1)
+    for t in range(60):
+        a = cpu.action_set[torch.randint(len(cpu.action_set), (33,), generator=gen)]
+        assert torch.equal(cpu.act(a), emu.act(a)), f"step {t}: rewards"
+        done = (cpu.terminated | cpu.truncated).nonzero().flatten()
+        if len(done):
+            cpu.reset(done)
+            emu.reset(done)
+        if t % 10 == 0:
+            sc, se = cpu.clone_state(), emu.clone_state()
+            assert torch.equal(sc["consoles"], se["consoles"]), f"step {t}: console bytes"
+            assert torch.equal(sc["frame_buffers"], se["frame_buffers"]), f"step {t}: frame buffers"
+    assert_same(cpu, emu, "end")
+    if render:
+        assert_same_screens(cpu, emu, "end")
+    else:
+        with pytest.raises(RuntimeError):
+            emu.screen_rgb()
+    with pytest.raises(ValueError):
+        emu._batch.render_last = 1
+
+
 def test_full_action_space_and_per_env_seeds():
     seeds = [0, 7, 2**31 - 1]
     cpu = make("ms_pacman", 3, False, seed=seeds, full_action_space=True)
