@@ -25,6 +25,8 @@ if [ "${CULE_PREBUILD_CUDA:-0}" = "1" ]; then
     -gencode "arch=compute_$ARCH,code=sm_$ARCH" -gencode "arch=compute_$ARCH,code=compute_$ARCH" \
     -c csrc/cuda_backend.cu -o .whl/cuda_backend.o
   # The sources it was made from: gpu_check.sh uses the object only if they still match.
-  cat csrc/*.hpp csrc/games/*.hpp csrc/cuda_backend.cu | sha256sum | cut -d' ' -f1 > .whl/cuda_backend.sha256
+  # (and flags: keep this line in step with gpu_check.sh and setup.py).
+  { cat csrc/*.hpp csrc/games/*.hpp csrc/*.cu; echo "nvcc -O3 --fmad=false sm_$ARCH"; } | sha256sum | cut -d' ' -f1 \
+    > .whl/cuda_backend.sha256
 fi
 ls -la .whl
