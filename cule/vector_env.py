@@ -150,8 +150,13 @@ class AtariVectorEnv(VectorEnv):
     Args (ale-py's, same defaults; frames are emulated frames, steps agent steps):
         game: ALE game id (``"pong"``, ``"Pong"``) or ROM path; see ``cule.list_games()``.
         num_envs: number of sub-environments, >= 1.
-        device: where observations, rewards and flags live.  Only ``"cpu"`` exists in
-            this build; another device raises ``InvalidArgument``.
+        device: where observations, rewards and flags live: ``"cpu"`` (the step runs in
+            C++ threads) or ``"cuda"`` (the whole step, preprocessing included, runs in
+            CUDA kernels; results are CUDA tensors and a NEXT_STEP step does not wait for
+            the GPU; actions may be a CUDA tensor, checked on the device: an index out of
+            range makes that step change nothing and raises ``ValueError`` on a later
+            call).  On CUDA, ``batch_size`` must be 0 / ``num_envs`` and ``clone_state``
+            is not available yet.
         batch_size: 0 (= num_envs) or fewer envs for ale-py's asynchronous mode: each
             ``step`` / ``recv`` returns the results of ``batch_size`` envs (their ids in
             ``info["env_id"]``) and the actions of the next ``step`` / ``send`` go to those
