@@ -569,7 +569,7 @@ class AtariVectorEnv(VectorEnv):
             ids, strengths = continuous_to_discrete(as_continuous_array(actions, n, torch.device("cpu")),
                                                     self.continuous_action_threshold)
             return (torch.from_numpy(ids).to(self.device), torch.from_numpy(strengths).to(self.device))
-        if isinstance(actions, torch.Tensor) and actions.device == self.device and self.device.type == "cuda":
+        if isinstance(actions, torch.Tensor) and actions.device == self.device:
             # Checked on the device (no host synchronisation): an index outside the
             # action set makes that step change nothing and raises on a later call.
             if actions.dtype == torch.bool or actions.is_floating_point() or actions.is_complex():

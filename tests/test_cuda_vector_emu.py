@@ -111,3 +111,16 @@ def test_bad_actions_and_unsupported_settings():
         AtariVectorEnv("pong", 4, batch_size=2, _emulate_cuda=True)
     with pytest.raises(NotImplementedError):
         emu.clone_state()
+
+
+def test_tensor_actions_are_checked_on_the_device():
+    """A tensor on the env's device is checked by a kernel: a bad index makes the step
+    change nothing and raises on the next call (no host synchronisation)."""
+    cpu, emu = pair("pong", 3)
+    assert_same(cpu.reset(seed=2), emu.reset(seed=2), "reset")
+    actions = torch.tensor([1, 2, 3])
+    assert_same(cpu.step(actions), emu.step(actions), "tensor actions")
+    emu.step(torch.tensor([0, 1, 99]))          # queued; nothing changes
+    with pytest.raises(ValueError, match="action space"):
+        emu.step(actions)
+    assert_same(cpu.step(actions), emu.step(actions), "after the bad step")
