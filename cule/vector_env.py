@@ -7,6 +7,8 @@ INTER_AREA resizing, frame stacking, reward clipping, episodic life and the NEXT
 SAME_STEP autoreset modes.  The whole step of all environments is one C++ call
 (``cule._vector``) over the consoles of a ``cule.Atari``; for the same seeds and actions
 the observations, rewards, terminations, truncations and info equal ale-py's bit for bit.
+With ``device="cuda"`` the same per-env functions run in CUDA kernels (``CudaVecEnv`` of
+``cule._cuda``, csrc/cuda_vector_env.cuh) with the same results, as CUDA tensors.
 
 Units: ``frameskip`` and ``max_num_frames_per_episode`` count emulated frames; one
 ``step`` is one agent step (up to ``frameskip`` frames).
