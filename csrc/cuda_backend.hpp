@@ -96,6 +96,14 @@ class CudaVecEnv {
   void step(uintptr_t action_idx, uintptr_t strengths, uintptr_t bad, const CudaVecOutputs& out,
             uintptr_t final_obs, uintptr_t stream);
 
+  // The preprocessing state for clone / restore, in the CPU VecEnv's byte layout
+  // (vector_bindings.cpp state_views): parts "slots", "raw", "stack" and, with
+  // stale_frames off, "hist", each num_envs rows of state_part_bytes(part) bytes.
+  std::vector<std::string> state_parts() const;
+  size_t state_part_bytes(const std::string& part) const;
+  // Copies a whole part to (to_device false) or from (true) the device buffer `ptr`.
+  void copy_state(const std::string& part, uintptr_t ptr, bool to_device, uintptr_t stream);
+
   struct Impl;
 
  private:

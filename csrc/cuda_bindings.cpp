@@ -103,6 +103,10 @@ CULE_PYBIND11_MODULE(CULE_CUDA_MODULE, m) {
         v.step(actions, strengths, bad,
                CudaVecOutputs{outs[0], outs[1], outs[2], outs[3], outs[4], outs[5], outs[6], outs[7]}, final_obs,
                stream);
-      });
+      })
+      .def("state_parts", &CudaVecEnv::state_parts)
+      .def("state_part_bytes", &CudaVecEnv::state_part_bytes)
+      .def("copy_state", &CudaVecEnv::copy_state, py::arg("part"), py::arg("ptr"), py::arg("to_device"),
+           py::arg("stream"));
   m.attr("emulated") = py::bool_(CULE_CUDA_EMULATED);
 }

@@ -423,4 +423,37 @@ void CudaVecEnv::step(uintptr_t action_idx, uintptr_t strengths, uintptr_t bad, 
   vec_finish(d, out.obs, out, 0, s);
 }
 
+// ---- clone / restore: the buffers are laid out as the CPU VecEnv's ----
+
+std::vector<std::string> CudaVecEnv::state_parts() const {
+  std::vector<std::string> parts{"slots", "raw", "stack"};
+  if (impl_->d.hist) parts.push_back("hist");
+  return parts;
+}
+
+static uint8_t* vec_part(const VecDev& d, const std::string& part, size_t& per_env) {
+  if (part == "slots") { per_env = sizeof(vec::EnvSlot); return (uint8_t*)d.slots; }
+  if (part == "raw") { per_env = 2 * (size_t)d.raw_size; return d.raw; }
+  if (part == "stack") { per_env = (size_t)d.o.stack_num * d.obs_size; return d.stack; }
+  if (part == "hist" && d.hist) { per_env = 2 * (size_t)d.raw_px; return d.hist; }
+  throw std::invalid_argument("no vector env state part " + part);
+}
+
+size_t CudaVecEnv::state_part_bytes(const std::string& part) const {
+  size_t per_env = 0;
+  vec_part(impl_->d, part, per_env);
+  return per_env;
+}
+
+void CudaVecEnv::copy_state(const std::string& part, uintptr_t ptr, bool to_device, uintptr_t stream) {
+  Impl& v = *impl_;
+  DeviceGuard guard(v.batch->device);
+  size_t per_env = 0;
+  uint8_t* buf = vec_part(v.d, part, per_env);
+  const size_t bytes = per_env * (size_t)v.d.n;
+  void* dst = to_device ? (void*)buf : (void*)ptr;
+  const void* src = to_device ? (const void*)ptr : (const void*)buf;
+  check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, (cudaStream_t)stream), "copy vector env state");
+}
+
 }  // namespace cule

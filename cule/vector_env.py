@@ -157,8 +157,8 @@ class AtariVectorEnv(VectorEnv):
             CUDA kernels; results are CUDA tensors and a NEXT_STEP step does not wait for
             the GPU; actions may be a CUDA tensor, checked on the device: an index out of
             range makes that step change nothing and raises ``ValueError`` on a later
-            call).  On CUDA, ``batch_size`` must be 0 / ``num_envs`` and ``clone_state``
-            is not available yet.
+            call).  On CUDA, ``batch_size`` must be 0 / ``num_envs``; ``clone_state``
+            snapshots have the CPU env's layout and move between devices.
         batch_size: 0 (= num_envs) or fewer envs for ale-py's asynchronous mode: each
             ``step`` / ``recv`` returns the results of ``batch_size`` envs (their ids in
             ``info["env_id"]``) and the actions of the next ``step`` / ``send`` go to those
@@ -634,10 +634,16 @@ class AtariVectorEnv(VectorEnv):
         settings."""
         self._check_open()
         if self._on_cuda:
-            raise NotImplementedError("clone_state is not implemented for the GPU vector env yet (use device='cpu')")
-        views = self._vec.state_views()
-        return {"format": "cule.AtariVectorEnv/1", "atari": self.atari.clone_state(),
-                "vector": {k: torch.from_numpy(v.copy()) for k, v in views.items()},
+            # The GPU buffers have the CPU env's byte layout: snapshots move between them.
+            vec = {}
+            for part in self._vec.state_parts():
+                t = torch.empty((self.num_envs, self._vec.state_part_bytes(part)), dtype=torch.uint8,
+                                device=self.device)
+                self._vec.copy_state(part, t.data_ptr(), False, self.atari._cuda.stream)
+                vec[part] = t
+        else:
+            vec = {k: torch.from_numpy(v.copy()) for k, v in self._vec.state_views().items()}
+        return {"format": "cule.AtariVectorEnv/1", "atari": self.atari.clone_state(), "vector": vec,
                 "has_reset": self._has_reset}
 
     def restore_state(self, state: dict) -> None:
@@ -646,15 +652,25 @@ class AtariVectorEnv(VectorEnv):
         self._check_open()
         if not isinstance(state, dict) or state.get("format") != "cule.AtariVectorEnv/1":
             raise InvalidArgument("state must be a dict returned by cule.AtariVectorEnv.clone_state")
-        if self._on_cuda:
-            raise NotImplementedError("restore_state is not implemented for the GPU vector env yet (use device='cpu')")
-        views = self._vec.state_views()
         vec = state["vector"]
-        if set(vec) != set(views) or any(tuple(vec[k].shape) != views[k].shape for k in views):
+        if self._on_cuda:
+            shapes = {p: (self.num_envs, self._vec.state_part_bytes(p)) for p in self._vec.state_parts()}
+        else:
+            views = self._vec.state_views()
+            shapes = {k: v.shape for k, v in views.items()}
+        if set(vec) != set(shapes) or any(tuple(vec[k].shape) != shapes[k] for k in shapes):
             raise InvalidArgument("state was taken from a vector env with other settings")
         self.atari.restore_state(state["atari"])
-        for k, v in views.items():
-            v[...] = vec[k].numpy()
+        if self._on_cuda:
+            keep = []
+            for part in shapes:
+                t = vec[part].to(device=self.device, dtype=torch.uint8).contiguous()
+                self._vec.copy_state(part, t.data_ptr(), True, self.atari._cuda.stream)
+                keep.append(t)
+            self._keep = keep
+        else:
+            for k, v in views.items():
+                v[...] = vec[k].cpu().numpy()
         self._has_reset = bool(state["has_reset"])
         self._pending_actions = None
 

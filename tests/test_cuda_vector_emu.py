@@ -109,8 +109,6 @@ def test_bad_actions_and_unsupported_settings():
         emu.step(np.array([0, 1]))
     with pytest.raises(ValueError, match="asynchronous"):
         AtariVectorEnv("pong", 4, batch_size=2, _emulate_cuda=True)
-    with pytest.raises(NotImplementedError):
-        emu.clone_state()
 
 
 def test_tensor_actions_are_checked_on_the_device():
@@ -124,3 +122,21 @@ def test_tensor_actions_are_checked_on_the_device():
     with pytest.raises(ValueError, match="action space"):
         emu.step(actions)
     assert_same(cpu.step(actions), emu.step(actions), "after the bad step")
+
+
+def test_clone_restore_moves_between_cpu_and_emulated_cuda():
+    kw = {"stale_frame_on_early_stop": False, "autoreset_mode": "SameStep", "episodic_life": True}
+    cpu, emu = pair("breakout", 4, **kw)
+    lockstep(cpu, emu, 30)
+    cs, es = cpu.clone_state(), emu.clone_state()
+    assert set(cs["vector"]) == set(es["vector"]) == {"slots", "raw", "stack", "hist"}
+    for k in cs["vector"]:
+        assert torch.equal(cs["vector"][k], es["vector"][k]), k
+    rng = np.random.default_rng(9)
+    actions = [rng.integers(0, cpu.single_action_space.n, 4) for _ in range(40)]
+    ref = [cpu.step(a) for a in actions]
+    for source in (cs, es):
+        for env in (cpu, emu):
+            env.restore_state(source)
+            for t, a in enumerate(actions):
+                assert_same(ref[t], env.step(a), f"after restore, step {t}")
