@@ -77,8 +77,10 @@ ext_modules = [
         include_dirs=[CSRC],
         cxx_std=17,
         define_macros=[("CULE_CUDA_MODULE", "_cuda_emu"), ("CULE_CUDA_EMULATED", "1")],
-        extra_compile_args=["-O2", "-fno-strict-aliasing"],
-        depends=HEADERS + [os.path.join(CSRC, "cuda_backend.cu")],
+        # -ffp-contract=off: the vector env's resize must not fuse multiply-adds (as the
+        # CPU build and nvcc's --fmad=false).
+        extra_compile_args=["-O2", "-fno-strict-aliasing", "-ffp-contract=off"],
+        depends=HEADERS + [os.path.join(CSRC, "cuda_backend.cu"), os.path.join(CSRC, "cuda_vector_env.cuh")],
     ),
 ]
 
@@ -107,7 +109,7 @@ if NVCC:
             extra_compile_args=extra,
             library_dirs=[libdir],
             libraries=["cudart_static", "dl", "rt", "pthread"],
-            depends=HEADERS + [os.path.join(CSRC, "cuda_backend.cu")],
+            depends=HEADERS + [os.path.join(CSRC, "cuda_backend.cu"), os.path.join(CSRC, "cuda_vector_env.cuh")],
         )
     )
 
@@ -133,8 +135,11 @@ class BuildExt(build_ext):
                 obj = prebuilt
             else:
                 # --fmad=false: no fused multiply-adds, so any floating-point arithmetic in
-                # the core rounds as on the CPU (the host build does not contract either).
-                cmd = [NVCC, "-std=c++17", "-O3", "--fmad=false", "-Xcompiler", "-fPIC",
+                # the core rounds as on the CPU (the host build does not contract either;
+                # -ffp-contract=off for the host code nvcc hands to the host compiler).
+                # --threads: the GPU targets are compiled in parallel (one per core).
+                cmd = [NVCC, "-std=c++17", "-O3", "--fmad=false", "-Xcompiler", "-fPIC,-ffp-contract=off",
+                       "--threads", str(max(1, min(len(archs), os.cpu_count() or 1))),
                        "-I" + os.path.join(HERE, CSRC), "-diag-suppress", "20012", *gencode, "-c", src, "-o", obj]
                 print("nvcc:", " ".join(cmd), flush=True)
                 subprocess.check_call(cmd)

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "ale_env.hpp"
+#include "area_resize.hpp"
 #include "cuda_backend.hpp"
 #include "palette.hpp"
 
@@ -456,3 +457,5 @@ void CudaBatch::import_state(uintptr_t ids, int count, uintptr_t consoles, uintp
 }
 
 }  // namespace cule
+
+#include "cuda_vector_env.cuh"

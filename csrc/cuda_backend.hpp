@@ -7,8 +7,10 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "state.hpp"
+#include "vector_core.hpp"
 
 namespace cule {
 
@@ -55,6 +57,54 @@ class CudaBatch {
   void import_state(uintptr_t ids, int count, uintptr_t consoles, uintptr_t frame_buffers, uintptr_t stream);
 
   struct Impl;   // defined in cuda_backend.cu
+
+ private:
+  friend class CudaVecEnv;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Device pointers of a vector env call's results (rows of num_envs).
+struct CudaVecOutputs {
+  uintptr_t obs;                    // uint8 [N, stacked obs]
+  uintptr_t reward;                 // int32 [N]
+  uintptr_t terminated, truncated;  // uint8 [N]
+  uintptr_t env_id, lives, frame_number, episode_frame_number;   // int32 [N]
+};
+
+// cule.AtariVectorEnv on the GPU: ale-py's AtariVectorEnv (see vector_env.hpp, whose
+// per-env functions it shares) over the consoles of a CudaBatch, which must outlive it
+// and be loaded with ALE frameskip 1.  Everything runs on `stream`; nothing is
+// copied to the host (see cuda_vector_env.cuh).
+class CudaVecEnv {
+ public:
+  // noop_seeds: host uint32 [N], the noop RNGs' seeds.
+  CudaVecEnv(CudaBatch& batch, const vec::VecOptions& o, const std::vector<uint8_t>& action_set,
+             const uint32_t* noop_seeds);
+  ~CudaVecEnv();
+  CudaVecEnv(const CudaVecEnv&) = delete;
+  CudaVecEnv& operator=(const CudaVecEnv&) = delete;
+
+  int num_envs() const;
+  size_t device_bytes() const;        // device memory this vector env holds (beyond the batch's)
+  size_t stacked_obs_size() const;    // bytes of one env's observation
+  void seed_noops(const uint32_t* seeds, uintptr_t stream);   // host uint32 [N]
+  // seeds: device int64 [N]: -2 not reset, -1 reset keeping the RNGs, >= 0 reseed.
+  void reset(uintptr_t seeds, const CudaVecOutputs& out, uintptr_t stream);
+  // action_idx: device int64 [N] indices into the action set; strengths: device float [N]
+  // or 0; bad: device int32 [1], set when an index is out of range (then nothing
+  // changes); final_obs: device uint8 like obs (SAME_STEP only).
+  void step(uintptr_t action_idx, uintptr_t strengths, uintptr_t bad, const CudaVecOutputs& out,
+            uintptr_t final_obs, uintptr_t stream);
+
+  // The preprocessing state for clone / restore, in the CPU VecEnv's byte layout
+  // (vector_bindings.cpp state_views): parts "slots", "raw", "stack" and, with
+  // stale_frames off, "hist", each num_envs rows of state_part_bytes(part) bytes.
+  std::vector<std::string> state_parts() const;
+  size_t state_part_bytes(const std::string& part) const;
+  // Copies a whole part to (to_device false) or from (true) the device buffer `ptr`.
+  void copy_state(const std::string& part, uintptr_t ptr, bool to_device, uintptr_t stream);
+
+  struct Impl;
 
  private:
   std::unique_ptr<Impl> impl_;

@@ -61,5 +61,52 @@ CULE_PYBIND11_MODULE(CULE_CUDA_MODULE, m) {
            py::arg("frame_buffers"), py::arg("stream"))
       .def("import_state", &CudaBatch::import_state, py::arg("ids"), py::arg("count"), py::arg("consoles"),
            py::arg("frame_buffers"), py::arg("stream"));
+  py::class_<CudaVecEnv>(m, "CudaVecEnv", py::module_local())
+      .def(py::init([](CudaBatch& batch, const std::vector<uint8_t>& action_set, int frameskip, int stack_num,
+                       int img_height, int img_width, bool grayscale, bool maxpool, int noop_max, bool use_fire_reset,
+                       bool episodic_life, bool life_loss_info, bool reward_clipping, int64_t max_episode_frames,
+                       float repeat_action_probability, bool same_step, bool stale_frames, int default_mode,
+                       py::array_t<uint32_t, py::array::c_style | py::array::forcecast> noop_seeds) {
+             if (noop_seeds.size() != batch.num_envs()) throw std::invalid_argument("one noop seed per env");
+             vec::VecOptions o;
+             o.frameskip = frameskip; o.stack_num = stack_num; o.img_height = img_height; o.img_width = img_width;
+             o.grayscale = grayscale; o.maxpool = maxpool; o.noop_max = noop_max; o.use_fire_reset = use_fire_reset;
+             o.episodic_life = episodic_life; o.life_loss_info = life_loss_info; o.reward_clipping = reward_clipping;
+             o.max_episode_frames = max_episode_frames; o.repeat_action_probability = repeat_action_probability;
+             o.same_step = same_step; o.stale_frames = stale_frames; o.default_mode = (uint16_t)default_mode;
+             o.render_observed_only = true;
+             return new CudaVecEnv(batch, o, action_set, noop_seeds.data());
+           }),
+           py::keep_alive<1, 2>(), py::arg("batch"), py::arg("action_set"), py::arg("frameskip"),
+           py::arg("stack_num"), py::arg("img_height"), py::arg("img_width"), py::arg("grayscale"), py::arg("maxpool"),
+           py::arg("noop_max"), py::arg("use_fire_reset"), py::arg("episodic_life"), py::arg("life_loss_info"),
+           py::arg("reward_clipping"), py::arg("max_episode_frames"), py::arg("repeat_action_probability"),
+           py::arg("same_step"), py::arg("stale_frames"), py::arg("default_mode"), py::arg("noop_seeds"))
+      .def_property_readonly("num_envs", &CudaVecEnv::num_envs)
+      .def_property_readonly("device_bytes", &CudaVecEnv::device_bytes)
+      .def_property_readonly("stacked_obs_size", &CudaVecEnv::stacked_obs_size)
+      .def("seed_noops", [](CudaVecEnv& v, py::array_t<uint32_t, py::array::c_style | py::array::forcecast> seeds,
+                            uintptr_t stream) {
+        if (seeds.size() != v.num_envs()) throw std::invalid_argument("one noop seed per env");
+        v.seed_noops(seeds.data(), stream);
+      })
+      // outputs: (obs, reward, terminated, truncated, env_id, lives, frame_number,
+      // episode_frame_number) device pointers.
+      .def("reset", [](CudaVecEnv& v, uintptr_t seeds, const std::vector<uintptr_t>& outs, uintptr_t stream) {
+        if (outs.size() != 8) throw std::invalid_argument("reset: 8 output pointers");
+        v.reset(seeds, CudaVecOutputs{outs[0], outs[1], outs[2], outs[3], outs[4], outs[5], outs[6], outs[7]},
+                stream);
+      })
+      .def("step", [](CudaVecEnv& v, uintptr_t actions, uintptr_t strengths, uintptr_t bad,
+                      const std::vector<uintptr_t>& outs, uintptr_t final_obs, uintptr_t stream) {
+        if (outs.size() != 8) throw std::invalid_argument("step: 8 output pointers");
+        v.step(actions, strengths, bad,
+               CudaVecOutputs{outs[0], outs[1], outs[2], outs[3], outs[4], outs[5], outs[6], outs[7]}, final_obs,
+               stream);
+      })
+      .def("state_parts", &CudaVecEnv::state_parts)
+      .def("state_part_bytes", &CudaVecEnv::state_part_bytes)
+      .def("copy_state", &CudaVecEnv::copy_state, py::arg("part"), py::arg("ptr"), py::arg("to_device"),
+           py::arg("stream"));
   m.attr("emulated") = py::bool_(CULE_CUDA_EMULATED);
 }

@@ -112,7 +112,8 @@ class CudaBackend:
         if getattr(self, "_pending_error", False):
             self._pending_error = False
             pending.clear()
-            raise ValueError("actions contains ids outside [0, 18): an earlier act() on the GPU got them and "
+            raise ValueError(getattr(self, "bad_action_message", None) or
+                             "actions contains ids outside [0, 18): an earlier act() on the GPU got them and "
                              "changed nothing")
 
     def synchronize(self) -> None:

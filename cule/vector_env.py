@@ -7,6 +7,8 @@ INTER_AREA resizing, frame stacking, reward clipping, episodic life and the NEXT
 SAME_STEP autoreset modes.  The whole step of all environments is one C++ call
 (``cule._vector``) over the consoles of a ``cule.Atari``; for the same seeds and actions
 the observations, rewards, terminations, truncations and info equal ale-py's bit for bit.
+With ``device="cuda"`` the same per-env functions run in CUDA kernels (``CudaVecEnv`` of
+``cule._cuda``, csrc/cuda_vector_env.cuh) with the same results, as CUDA tensors.
 
 Units: ``frameskip`` and ``max_num_frames_per_episode`` count emulated frames; one
 ``step`` is one agent step (up to ``frameskip`` frames).
@@ -44,6 +46,7 @@ from gymnasium.vector.utils import batch_space
 
 from . import _vector
 from .atari import Atari
+from .cuda_atari import cuda_available, emulated_module
 
 _MAX_SEED = 2**31 - 1
 
@@ -149,8 +152,14 @@ class AtariVectorEnv(VectorEnv):
     Args (ale-py's, same defaults; frames are emulated frames, steps agent steps):
         game: ALE game id (``"pong"``, ``"Pong"``) or ROM path; see ``cule.list_games()``.
         num_envs: number of sub-environments, >= 1.
-        device: where observations, rewards and flags live.  Only ``"cpu"`` exists in
-            this build; another device raises ``InvalidArgument``.
+        device: where observations, rewards and flags live: ``"cpu"`` (the step runs in
+            C++ threads) or ``"cuda"`` (the whole step, preprocessing included, runs in
+            CUDA kernels; results are CUDA tensors).  With actions given as a CUDA
+            tensor a NEXT_STEP step does not wait for the GPU (the indices are checked on
+            the device: one out of range makes that step change nothing and raises
+            ``ValueError`` on a later call); NumPy / CPU actions are validated on the host
+            and copied, which waits for the stream.  On CUDA, ``batch_size`` must be 0 / ``num_envs``; ``clone_state``
+            snapshots have the CPU env's layout and move between devices.
         batch_size: 0 (= num_envs) or fewer envs for ale-py's asynchronous mode: each
             ``step`` / ``recv`` returns the results of ``batch_size`` envs (their ids in
             ``info["env_id"]``) and the actions of the next ``step`` / ``send`` go to those
@@ -230,16 +239,26 @@ class AtariVectorEnv(VectorEnv):
         reward_clipping: bool = True,
         use_fire_reset: bool = True,
         stale_frame_on_early_stop: bool = True,
+        _emulate_cuda: bool = False,
     ):
         num_envs = _check_int("num_envs", num_envs, 1)
         try:
             self.device = torch.device(device)
         except (RuntimeError, TypeError) as e:
             raise InvalidArgument(f"invalid device {device!r}: {e}") from None
-        if self.device.type != "cpu":
-            raise InvalidArgument(f"device {str(self.device)!r} is not available: this build of cule has only "
-                                  f"the CPU backend (cule.build_info()['cuda'] is False); use device='cpu'")
+        if _emulate_cuda and self.device.type != "cpu":
+            raise InvalidArgument("_emulate_cuda runs on CPU tensors: leave device as 'cpu'")
+        on_cuda = self.device.type == "cuda" or _emulate_cuda
+        if self.device.type == "cuda" and not cuda_available():
+            raise InvalidArgument(f"device {str(self.device)!r} is not available: no CUDA device is present or "
+                                  f"this build of cule has no CUDA backend (cule.build_info()['cuda']); use "
+                                  f"device='cpu'")
+        if self.device.type not in ("cpu", "cuda"):
+            raise InvalidArgument(f"device {str(self.device)!r} is not supported: use 'cpu' or 'cuda'")
         batch_size = _check_int("batch_size", batch_size, 0, num_envs)
+        if on_cuda and batch_size not in (0, num_envs):
+            raise InvalidArgument("asynchronous mode (batch_size < num_envs) is only available on the CPU "
+                                  "(device='cpu')")
         num_threads = _check_int("num_threads", num_threads, 0)
         _check_int("thread_affinity_offset", thread_affinity_offset, -1)
         if max_num_frames_per_episode is not None:
@@ -283,8 +302,17 @@ class AtariVectorEnv(VectorEnv):
         cores = os.cpu_count() or 1
         num_threads = min(num_envs, cores) if num_threads == 0 else min(num_threads, cores)   # as ale-py
         # ALE frame_skip 1 and no ALE truncation: the preprocessing counts frames itself.
-        self.atari = Atari(game, num_envs, device="cpu", frameskip=1, repeat_action_probability=p,
-                           full_action_space=full_action_space or continuous, num_threads=num_threads)
+        if on_cuda:
+            self.atari = Atari(game, num_envs, device=self.device, frameskip=1, repeat_action_probability=p,
+                               full_action_space=full_action_space or continuous, _emulate_cuda=_emulate_cuda)
+            self.device = self.atari.device   # "cuda" becomes "cuda:N"
+        else:
+            self.atari = Atari(game, num_envs, device="cpu", frameskip=1, repeat_action_probability=p,
+                               full_action_space=full_action_space or continuous, num_threads=num_threads)
+        self._on_cuda = on_cuda
+        if on_cuda:
+            self.atari._cuda.bad_action_message = ("actions contains indices outside the action space: an earlier "
+                                                   "step() on the GPU got them and changed nothing")
         screen_h, screen_w = self.atari.screen_shape
         img_height = _check_int("img_height", img_height, 1)
         img_width = _check_int("img_width", img_width, 1)
@@ -312,13 +340,24 @@ class AtariVectorEnv(VectorEnv):
         self.continuous_action_threshold = continuous_action_threshold
         self._action_ids = [int(a) for a in self.atari.action_set.tolist()]
 
-        self._vec = _vector.VecEnv(
-            self.atari._batch, self._action_ids, num_threads, frameskip, stack_num, img_height, img_width,
-            grayscale, maxpool, noop_max, use_fire_reset, episodic_life, life_loss_info, reward_clipping,
-            0 if max_num_frames_per_episode is None else max_num_frames_per_episode, self.atari.repeat_action_probability,
-            mode == AutoresetMode.SAME_STEP, stale, int(self.atari.rom.info["default_mode"]))
+        settings = (frameskip, stack_num, img_height, img_width, grayscale, maxpool, noop_max, use_fire_reset,
+                    episodic_life, life_loss_info, reward_clipping,
+                    0 if max_num_frames_per_episode is None else max_num_frames_per_episode,
+                    self.atari.repeat_action_probability, mode == AutoresetMode.SAME_STEP, stale,
+                    int(self.atari.rom.info["default_mode"]))
         # Unseeded noop RNGs, as ale-py's std::random_device seeding.
-        self._vec.seed_noops(np.random.SeedSequence().generate_state(num_envs, dtype=np.uint32))
+        noop_seeds = np.random.SeedSequence().generate_state(num_envs, dtype=np.uint32)
+        if on_cuda:
+            # The whole step on the GPU (cule._cuda's CudaVecEnv, or the host-compiled
+            # emulation of it for tests); results are tensors on self.device.
+            if _emulate_cuda:
+                cuda_module = emulated_module()
+            else:
+                from . import _cuda as cuda_module
+            self._vec = cuda_module.CudaVecEnv(self.atari._batch, self._action_ids, *settings, noop_seeds)
+        else:
+            self._vec = _vector.VecEnv(self.atari._batch, self._action_ids, num_threads, *settings)
+            self._vec.seed_noops(noop_seeds)
 
         obs_shape = (stack_num, img_height, img_width) + (() if grayscale else (3,))
         self._obs_shape = obs_shape
@@ -419,6 +458,8 @@ class AtariVectorEnv(VectorEnv):
         ids, seeds = self._reset_ids_seeds(seed, options)
         if _is_int(seed):
             self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(int(seed))
+        if self._on_cuda:
+            return self._cuda_reset(ids, seeds)
         obs, ints, flags = self._store if self._async else self._buffers()
         self._vec.reset(ids, seeds, obs, ints[0], flags[0], flags[1], ints[1], ints[2], ints[3], ints[4])
         self._has_reset = True
@@ -452,7 +493,9 @@ class AtariVectorEnv(VectorEnv):
         self._check_open()
         if not self._has_reset:
             raise InvalidArgument("step()/send() called before reset()")
-        if self.continuous:
+        if self._on_cuda:
+            self._pending_actions = self._cuda_actions(actions)
+        elif self.continuous:
             ids, strengths = continuous_to_discrete(as_continuous_array(actions, self.batch_size, self.device),
                                                     self.continuous_action_threshold)
             self._pending_actions = (ids, strengths)
@@ -467,6 +510,8 @@ class AtariVectorEnv(VectorEnv):
             raise InvalidArgument("recv() called without a preceding send()")
         (actions, strengths), self._pending_actions = self._pending_actions, None
         same = self.autoreset_mode == AutoresetMode.SAME_STEP
+        if self._on_cuda:
+            return self._cuda_step(actions, strengths, same)
         if self._async:
             obs, ints, flags = self._store
             ids = self._last_ids
@@ -485,6 +530,77 @@ class AtariVectorEnv(VectorEnv):
             info["final_obs"] = torch.from_numpy(final)
         return (torch.from_numpy(obs), torch.from_numpy(ints[0]), torch.from_numpy(term),
                 torch.from_numpy(trunc), info)
+
+    # ---- the GPU path (device="cuda", or its host emulation) ----
+    #
+    # Results are written by the kernels into fresh tensors on self.device; no frame
+    # goes through the host and nothing waits for the GPU, except SAME_STEP, whose
+    # info has "final_obs" only when some env is done (one small read per step).
+
+    def _cuda_outputs(self):
+        n, dev = self.num_envs, self.device
+        obs = torch.empty((n,) + self._obs_shape, dtype=torch.uint8, device=dev)
+        ints = [torch.empty(n, dtype=torch.int32, device=dev) for _ in range(5)]   # reward env_id lives frames
+        flags = [torch.empty(n, dtype=torch.uint8, device=dev) for _ in range(2)]  # terminated truncated
+        ptrs = [obs.data_ptr(), ints[0].data_ptr(), flags[0].data_ptr(), flags[1].data_ptr(), ints[1].data_ptr(),
+                ints[2].data_ptr(), ints[3].data_ptr(), ints[4].data_ptr()]
+        return obs, ints, flags, ptrs
+
+    def _cuda_info(self, ints) -> dict:
+        return {"env_id": ints[1], "lives": ints[2], "frame_number": ints[3], "episode_frame_number": ints[4]}
+
+    def _cuda_reset(self, ids, seeds):
+        backend = self.atari._cuda
+        backend.raise_pending()
+        per_env = np.full(self.num_envs, -2, np.int64)   # -2: not reset
+        per_env[ids] = seeds
+        dseeds = torch.from_numpy(per_env).to(self.device)
+        obs, ints, flags, ptrs = self._cuda_outputs()
+        self._vec.reset(dseeds.data_ptr(), ptrs, backend.stream)
+        self._keep = dseeds   # alive until the queued work has used it
+        self._has_reset = True
+        self._pending_actions = None
+        return obs, self._cuda_info(ints)
+
+    def _cuda_actions(self, actions):
+        n = self.num_envs
+        if self.continuous:
+            if isinstance(actions, torch.Tensor):
+                if actions.device != self.device:
+                    raise InvalidArgument(f"actions are on {actions.device}, the environment is on {self.device}")
+                actions = actions.detach().cpu()   # the mapping runs on the host, as ale-py's
+            ids, strengths = continuous_to_discrete(as_continuous_array(actions, n, torch.device("cpu")),
+                                                    self.continuous_action_threshold)
+            return (torch.from_numpy(ids).to(self.device), torch.from_numpy(strengths).to(self.device))
+        if isinstance(actions, torch.Tensor) and actions.device == self.device:
+            # Checked on the device (no host synchronisation): an index outside the
+            # action set makes that step change nothing and raises on a later call.
+            if actions.dtype == torch.bool or actions.is_floating_point() or actions.is_complex():
+                raise InvalidArgument(f"actions must be integers, got a {actions.dtype} tensor")
+            if tuple(actions.shape) != (n,):
+                raise InvalidArgument(f"actions must have shape ({n},), got {tuple(actions.shape)}")
+            return (actions.detach().to(torch.int64).contiguous(), None)
+        if isinstance(actions, torch.Tensor) and actions.device != self.device:
+            raise InvalidArgument(f"actions are on {actions.device}, the environment is on {self.device}")
+        arr = as_action_array(actions, n, len(self._action_ids), torch.device("cpu"))
+        return (torch.from_numpy(arr).to(self.device), None)
+
+    def _cuda_step(self, actions, strengths, same):
+        backend = self.atari._cuda
+        backend.raise_pending()
+        obs, ints, flags, ptrs = self._cuda_outputs()
+        final = torch.empty_like(obs) if same else None
+        bad = backend._new_flag()
+        self._vec.step(actions.data_ptr(), 0 if strengths is None else strengths.data_ptr(), bad.data_ptr(), ptrs,
+                       0 if final is None else final.data_ptr(), backend.stream)
+        backend._queue_check(bad)
+        self._keep = (actions, strengths)
+        term = flags[0].view(torch.bool)
+        trunc = flags[1].view(torch.bool)
+        info = self._cuda_info(ints)
+        if same and bool((term | trunc).any()):
+            info["final_obs"] = final
+        return obs, ints[0], term, trunc, info
 
     def _pop_ready(self, with_final: bool):
         """Asynchronous mode: hands out the results of the batch_size envs that have
@@ -518,9 +634,17 @@ class AtariVectorEnv(VectorEnv):
         with ``torch.save``; restore with ``restore_state`` on an env with the same
         settings."""
         self._check_open()
-        views = self._vec.state_views()
-        return {"format": "cule.AtariVectorEnv/1", "atari": self.atari.clone_state(),
-                "vector": {k: torch.from_numpy(v.copy()) for k, v in views.items()},
+        if self._on_cuda:
+            # The GPU buffers have the CPU env's byte layout: snapshots move between them.
+            vec = {}
+            for part in self._vec.state_parts():
+                t = torch.empty((self.num_envs, self._vec.state_part_bytes(part)), dtype=torch.uint8,
+                                device=self.device)
+                self._vec.copy_state(part, t.data_ptr(), False, self.atari._cuda.stream)
+                vec[part] = t
+        else:
+            vec = {k: torch.from_numpy(v.copy()) for k, v in self._vec.state_views().items()}
+        return {"format": "cule.AtariVectorEnv/1", "atari": self.atari.clone_state(), "vector": vec,
                 "has_reset": self._has_reset}
 
     def restore_state(self, state: dict) -> None:
@@ -529,13 +653,25 @@ class AtariVectorEnv(VectorEnv):
         self._check_open()
         if not isinstance(state, dict) or state.get("format") != "cule.AtariVectorEnv/1":
             raise InvalidArgument("state must be a dict returned by cule.AtariVectorEnv.clone_state")
-        views = self._vec.state_views()
         vec = state["vector"]
-        if set(vec) != set(views) or any(tuple(vec[k].shape) != views[k].shape for k in views):
+        if self._on_cuda:
+            shapes = {p: (self.num_envs, self._vec.state_part_bytes(p)) for p in self._vec.state_parts()}
+        else:
+            views = self._vec.state_views()
+            shapes = {k: v.shape for k, v in views.items()}
+        if set(vec) != set(shapes) or any(tuple(vec[k].shape) != shapes[k] for k in shapes):
             raise InvalidArgument("state was taken from a vector env with other settings")
         self.atari.restore_state(state["atari"])
-        for k, v in views.items():
-            v[...] = vec[k].numpy()
+        if self._on_cuda:
+            keep = []
+            for part in shapes:
+                t = vec[part].to(device=self.device, dtype=torch.uint8).contiguous()
+                self._vec.copy_state(part, t.data_ptr(), True, self.atari._cuda.stream)
+                keep.append(t)
+            self._keep = keep
+        else:
+            for k, v in views.items():
+                v[...] = vec[k].cpu().numpy()
         self._has_reset = bool(state["has_reset"])
         self._pending_actions = None
 

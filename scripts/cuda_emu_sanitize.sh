@@ -3,7 +3,7 @@
 # UndefinedBehaviorSanitizer: an out-of-bounds access or misaligned load in a kernel
 # or in the backend's host code (what would be an illegal-address or misaligned-
 # address fault on a GPU) stops the run with a report.  No GPU needed; about 1 to 2
-# minutes on 2 cores.  Needs a built tree (python setup.py build_ext --inplace).
+# minutes on 2 cores (the vector env part included).  Needs a built tree (python setup.py build_ext --inplace).
 #
 #   bash scripts/cuda_emu_sanitize.sh [WORKDIR]
 set -euo pipefail
@@ -54,5 +54,21 @@ for game, n, steps in [("pong", 33, 30), ("pitfall2", 3, 15), ("mr_do", 2, 10), 
     emu.restore_state(cpu.clone_state())
     emu.reload(5, env_ids=[0])
     print(game, "ok", flush=True)
+# The vector env kernels (csrc/cuda_vector_env.cuh): resize paths, RGB, SAME_STEP, 33 envs.
+import numpy as np
+for game, n, steps, kw in [("breakout", 33, 6, {}), ("pong", 3, 6, {"img_height": 80, "img_width": 70}),
+                           ("pong", 2, 6, {"grayscale": False, "img_height": 105, "img_width": 80}),
+                           ("breakout", 3, 40, {"autoreset_mode": "SameStep", "episodic_life": True,
+                                                "stale_frame_on_early_stop": False, "frameskip": 2})]:
+    cpu = cule.AtariVectorEnv(game, n, **kw)
+    emu = cule.AtariVectorEnv(game, n, _emulate_cuda=True, **kw)
+    assert torch.equal(cpu.reset(seed=4)[0], emu.reset(seed=4)[0])
+    rng = np.random.default_rng(0)
+    for t in range(steps):
+        a = rng.integers(0, cpu.single_action_space.n, n)
+        x, y = cpu.step(a), emu.step(a)
+        for u, v in zip(x[:4], y[:4]):
+            assert torch.equal(u, v), (game, t)
+    print("vector env", game, kw, "ok", flush=True)
 print("sanitized emulation run: clean")
 PYEOF

@@ -25,7 +25,7 @@ echo "== build (CULE_CUDA=1)"
 t0=$(date +%s)
 # An nvcc object prepared beforehand from these same sources saves minutes here.
 if [ -f .whl/cuda_backend.o ] && [ -f .whl/cuda_backend.sha256 ] && \
-   [ "$({ cat csrc/*.hpp csrc/games/*.hpp csrc/*.cu; echo "nvcc -O3 --fmad=false sm_${CULE_CUDA_ARCHS:-90}"; } | sha256sum | cut -d' ' -f1)" = "$(cat .whl/cuda_backend.sha256)" ]; then
+   [ "$({ cat csrc/*.hpp csrc/games/*.hpp csrc/*.cu csrc/*.cuh; echo "nvcc -O3 --fmad=false -ffp-contract=off sm_${CULE_CUDA_ARCHS:-90}"; } | sha256sum | cut -d' ' -f1)" = "$(cat .whl/cuda_backend.sha256)" ]; then
   export CULE_CUDA_OBJECT="$PWD/.whl/cuda_backend.o"
   echo "using the prebuilt CUDA object .whl/cuda_backend.o"
 fi

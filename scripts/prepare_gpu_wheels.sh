@@ -21,12 +21,12 @@ if [ "${CULE_PREBUILD_CUDA:-0}" = "1" ]; then
   NVCC="${NVCC:-nvcc}"
   ARCH="${CULE_CUDA_ARCHS:-90}"
   echo "nvcc: compiling csrc/cuda_backend.cu for sm_$ARCH"
-  "$NVCC" -std=c++17 -O3 --fmad=false -Xcompiler -fPIC -Icsrc -diag-suppress 20012 \
+  "$NVCC" -std=c++17 -O3 --fmad=false -Xcompiler -fPIC,-ffp-contract=off -Icsrc -diag-suppress 20012 \
     -gencode "arch=compute_$ARCH,code=sm_$ARCH" -gencode "arch=compute_$ARCH,code=compute_$ARCH" \
     -c csrc/cuda_backend.cu -o .whl/cuda_backend.o
   # The sources it was made from: gpu_check.sh uses the object only if they still match.
   # (and flags: keep this line in step with gpu_check.sh and setup.py).
-  { cat csrc/*.hpp csrc/games/*.hpp csrc/*.cu; echo "nvcc -O3 --fmad=false sm_$ARCH"; } | sha256sum | cut -d' ' -f1 \
+  { cat csrc/*.hpp csrc/games/*.hpp csrc/*.cu csrc/*.cuh; echo "nvcc -O3 --fmad=false -ffp-contract=off sm_$ARCH"; } | sha256sum | cut -d' ' -f1 \
     > .whl/cuda_backend.sha256
 fi
 ls -la .whl

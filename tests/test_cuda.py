@@ -131,3 +131,41 @@ def test_cpu_actions_on_a_cuda_env():
     for a in (torch.tensor([0, 1, 3, 4]), np.array([3, 4, 0, 1], dtype=np.int32), [0, 0, 1, 1]):
         assert torch.equal(c.act(a), e.act(a).cpu())
     assert torch.equal(c.ram, e.ram.cpu())
+
+
+# ---- cule.AtariVectorEnv(device="cuda"): the whole preprocessed step on the GPU ----
+
+VEC_CASES = [
+    ("pong", 37, 200, {}),
+    ("breakout", 33, 300, {"autoreset_mode": "SameStep", "episodic_life": True}),
+    ("space_invaders", 8, 200, {"img_height": 80, "img_width": 70, "repeat_action_probability": 0.25}),
+    ("ms_pacman", 5, 150, {"grayscale": False}),
+    ("breakout", 6, 300, {"frameskip": 1, "maxpool": False, "max_num_frames_per_episode": 500}),
+]
+
+
+@pytest.mark.parametrize("game,n,steps,kw", VEC_CASES)
+def test_cuda_vector_env_matches_cpu(game, n, steps, kw):
+    cpu = cule.AtariVectorEnv(game, n, **kw)
+    gpu = cule.AtariVectorEnv(game, n, device="cuda", **kw)
+
+    def same(a, b, where):
+        for k, (x, y) in enumerate(zip(a[:-1], b[:-1])):
+            assert y.is_cuda and torch.equal(x, y.cpu()), f"{game} {where}: result {k}"
+        assert set(a[-1]) == set(b[-1]), f"{game} {where}: info keys"
+        for key in a[-1]:
+            assert torch.equal(a[-1][key], b[-1][key].cpu()), f"{game} {where}: info {key}"
+
+    same(cpu.reset(seed=1), gpu.reset(seed=1), "reset")
+    gen = np.random.default_rng(0)
+    for t in range(steps):
+        actions = gen.integers(0, cpu.single_action_space.n, n)
+        same(cpu.step(actions), gpu.step(torch.from_numpy(actions).cuda()), f"step {t}")
+
+
+def test_cuda_vector_env_bad_actions_raise_later():
+    gpu = cule.AtariVectorEnv("pong", 4, device="cuda")
+    gpu.reset(seed=0)
+    gpu.step(torch.tensor([0, 1, 2, 99], device="cuda"))
+    with pytest.raises(ValueError, match="action space"):
+        gpu.atari.synchronize()

@@ -1,0 +1,459 @@
+// cule: the CUDA vector environment (cule.AtariVectorEnv on a GPU): ale-py's
+// AtariVectorEnv step, preprocessing included, on the consoles of a CudaBatch.
+// Included at the end of cuda_backend.cu (it uses that file's layout helpers), so it is
+// compiled by nvcc into cule._cuda and by the host compiler into cule._cuda_emu.
+//
+// The per-env logic is vector_core.hpp's, the same functions the CPU VecEnv calls:
+//   k_vec_step / k_vec_reset: one thread per env runs the frames (console loaded and
+//     stored in the warp-interleaved layout, like k_act) and converts the screens the
+//     observation is made of (palette -> gray / RGB through the LUT) into the env's
+//     two pooled-screen buffers;
+//   k_vec_pool: one thread per screen byte: screen 0 := max(screen 0, screen 1), in
+//     place as on the CPU (a step that stops early pools that result again);
+//   k_vec_process: one thread per output element of an env that has new screens: one
+//     INTER_AREA element (vc_area_element) of screen 0, written into the env's
+//     frame-stack ring (a reset zeroes the other slots);
+//   k_vec_obs: the stacked observations, oldest first, from the ring.
+// SAME_STEP runs step, process, final_obs, reset of the envs whose episode ended,
+// process, obs.  Nothing is copied to the host.
+
+namespace cule {
+
+// The vector env's device buffers, passed to every kernel by value.
+struct VecDev {
+  vec::VecOptions o;
+  int n;
+  int fire_reset;
+  int cn;
+  int raw_px;          // screen pixels (height x 160)
+  int raw_size;        // a converted screen's bytes (raw_px x cn)
+  int obs_size;        // one stacked frame's bytes
+  vec::EnvSlot* slots;
+  uint8_t* raw;        // n x 2 x raw_size gray / RGB screens (the pooled pair)
+  uint8_t* hist;       // n x 2 x raw_px palette indices (stale_frames off) or null
+  uint8_t* stack;      // n x stack_num x obs_size
+  int32_t* write_slot; // per env: the ring slot the new screens go to, -1: none
+  uint8_t* clear;      // per env: a reset, zero the other slots
+  const uint8_t* action_set;
+  int num_actions;
+  const uint8_t* lut;  // 256 x (r, g, b, gray)
+  vec::AreaPlan plan;  // pointers into device memory
+};
+
+namespace {
+
+
+CULE_HD size_t vec_word_index(int env, int w) {
+  return (size_t)(env >> 5) * (size_t)kWords * 32u + (size_t)w * 32u + (size_t)(env & 31);
+}
+
+// vector_core.hpp's screen callbacks for one env: screens are copied as palette indices.
+struct GpuOps {
+  const DeviceBatch* b;
+  const VecDev* d;
+  int env;
+  Console* c;
+
+  CULE_HD const uint8_t* screen() const {
+    return b->fbs + (size_t)env * 2 * kFrameBufferBytes + (c->tia.cur_buf ? kFrameBufferBytes : 0);
+  }
+  CULE_HD uint8_t* raw(int k) const { return d->raw + ((size_t)env * 2 + k) * d->raw_size; }
+  CULE_HD uint8_t* hist(int k) const { return d->hist + ((size_t)env * 2 + k) * d->raw_px; }
+  // Palette indices -> gray / RGB, as the CPU VecEnv's convert.
+  CULE_HD void convert(const uint8_t* pal, uint8_t* dst) const {
+    const uint8_t* lut = d->lut;
+    if (d->cn == 1) {
+      for (int p = 0; p < d->raw_px; ++p) dst[p] = lut[pal[p] * 4 + 3];
+    } else {
+      for (int p = 0; p < d->raw_px; ++p) {
+        const uint8_t* c3 = lut + pal[p] * 4;
+        dst[3 * p] = c3[0];
+        dst[3 * p + 1] = c3[1];
+        dst[3 * p + 2] = c3[2];
+      }
+    }
+  }
+  CULE_HD void capture(int k) { convert(screen(), raw(k)); }
+  CULE_HD void zero(int k) {
+    uint32_t* p = (uint32_t*)raw(k);
+    for (int w = 0; w < d->raw_size / 4; ++w) p[w] = 0;
+  }
+  CULE_HD void hist_store(int k) {
+    const uint32_t* src = (const uint32_t*)screen();
+    uint32_t* dst = (uint32_t*)hist(k);
+    for (int w = 0; w < d->raw_px / 4; ++w) dst[w] = src[w];
+  }
+  CULE_HD void hist_to_raw(int h, int k) { convert(hist(h), raw(k)); }
+  // Global memory still holds the console as it was before the step.
+  CULE_HD void save() {}
+  CULE_HD void restore() {
+    uint32_t* words = (uint32_t*)c;
+    for (int w = 0; w < kWords; ++w) words[w] = b->states[vec_word_index(env, w)];
+  }
+};
+
+// After vc_reset_env / vc_step_env: the new screens go to the ring's next slot.
+__device__ __forceinline__ void vec_queue_screens(const VecDev& d, int env, bool reset) {
+  vec::EnvSlot& s = d.slots[env];
+  d.write_slot[env] = s.stack_idx;
+  d.clear[env] = reset ? 1 : 0;
+  s.stack_idx = (s.stack_idx + 1) % d.o.stack_num;
+}
+
+__device__ __forceinline__ void vec_reset_one(const DeviceBatch& b, const GameConfig& g, const VecDev& d, int env,
+                                              ConsoleStorage& cs, int64_t seed) {
+  Machine m = machine(b, cs.c, g, env);
+  GpuOps ops{&b, &d, env, &cs.c};
+  vc_reset_env(m, d.slots[env], d.o, d.fire_reset != 0, seed, ops);
+  vec_queue_screens(d, env, true);
+}
+
+__global__ void k_vec_init(VecDev d, const uint32_t* seeds) {
+  int env = blockIdx.x * blockDim.x + threadIdx.x;
+  if (env >= d.n) return;
+  vec::EnvSlot& s = d.slots[env];
+  uint8_t* bytes = (uint8_t*)&s;
+  for (size_t i = 0; i < sizeof(vec::EnvSlot); ++i) bytes[i] = 0;
+  s.elapsed_frames = d.o.max_episode_frames > 0 ? d.o.max_episode_frames + 1 : 0;
+  s.sticky_strength = vec::kInitialStrength;
+  mt_seed(s.noop_rng, seeds[env]);
+  d.write_slot[env] = -1;
+  d.clear[env] = 0;
+  const size_t stack_bytes = (size_t)d.o.stack_num * d.obs_size;
+  for (size_t i = 0; i < stack_bytes; ++i) d.stack[(size_t)env * stack_bytes + i] = 0;
+  for (size_t i = 0; i < 2 * (size_t)d.raw_size; ++i) d.raw[(size_t)env * 2 * d.raw_size + i] = 0;
+  if (d.hist)
+    for (size_t i = 0; i < 2 * (size_t)d.raw_px; ++i) d.hist[(size_t)env * 2 * d.raw_px + i] = 0;
+}
+
+__global__ void k_vec_seed_noops(VecDev d, const uint32_t* seeds) {
+  int env = blockIdx.x * blockDim.x + threadIdx.x;
+  if (env >= d.n) return;
+  mt_seed(d.slots[env].noop_rng, seeds[env]);
+}
+
+// seeds[env]: -2 not reset, -1 reset keeping the RNGs, >= 0 reseed.  Every row of `out`
+// is written.
+__global__ void k_vec_reset(DeviceBatch b, GameConfig g, VecDev d, const int64_t* seeds, vec::VecOutputs out) {
+  int env = blockIdx.x * blockDim.x + threadIdx.x;
+  if (env >= d.n) return;
+  ConsoleStorage cs;
+  load_console(b.states, env, cs);
+  const int64_t seed = seeds[env];
+  if (seed != -2) {
+    vec_reset_one(b, g, d, env, cs, seed);
+    store_console(b.states, env, cs);
+  } else {
+    d.write_slot[env] = -1;
+  }
+  vc_write_scalars(d.slots[env], cs.c, d.o, env, out);
+}
+
+// Sets *bad (zeroed before) when an action index is outside the action set.
+__global__ void k_vec_check(int n, const int64_t* actions, int num_actions, int32_t* bad) {
+  int env = blockIdx.x * blockDim.x + threadIdx.x;
+  if (env >= n) return;
+  const int64_t a = actions[env];
+  if (a < 0 || a >= num_actions) *bad = 1;
+}
+
+// One agent step.  same_step 0 (NEXT_STEP): an env whose episode is over is reset
+// instead.  same_step 1: every env steps (k_vec_reset_done resets after final_obs).
+// With a bad action index nothing changes.
+__global__ void k_vec_step(DeviceBatch b, GameConfig g, VecDev d, const int64_t* action_idx, const float* strengths,
+                           const int32_t* bad, int same_step, vec::VecOutputs out) {
+  int env = blockIdx.x * blockDim.x + threadIdx.x;
+  if (env >= d.n) return;
+  ConsoleStorage cs;
+  load_console(b.states, env, cs);
+  vec::EnvSlot& s = d.slots[env];
+  if (*bad) {
+    d.write_slot[env] = -1;
+  } else if (!same_step && vc_episode_over(s, d.o)) {
+    vec_reset_one(b, g, d, env, cs, -1);
+    store_console(b.states, env, cs);
+  } else {
+    Machine m = machine(b, cs.c, g, env);
+    GpuOps ops{&b, &d, env, &cs.c};
+    const uint8_t a = d.action_set[action_idx[env]];
+    vc_step_env(m, s, d.o, a, strengths ? strengths[env] : 1.0f, ops);
+    vec_queue_screens(d, env, false);
+    store_console(b.states, env, cs);
+  }
+  vc_write_scalars(s, cs.c, d.o, env, out);
+}
+
+// SAME_STEP, after the final observations: resets the envs whose episode ended and
+// reports their new lives and frame counters (reward and flags stay the step's).
+__global__ void k_vec_reset_done(DeviceBatch b, GameConfig g, VecDev d, const int32_t* bad, vec::VecOutputs out) {
+  int env = blockIdx.x * blockDim.x + threadIdx.x;
+  if (env >= d.n) return;
+  if (*bad || !vc_episode_over(d.slots[env], d.o)) {
+    d.write_slot[env] = -1;
+    return;
+  }
+  ConsoleStorage cs;
+  load_console(b.states, env, cs);
+  vec_reset_one(b, g, d, env, cs, -1);
+  store_console(b.states, env, cs);
+  const vec::EnvSlot& s = d.slots[env];
+  out.lives[env] = s.lives;
+  out.frame_number[env] = cs.c.frame_number;
+  out.episode_frame_number[env] = cs.c.episode_frame_number;
+}
+
+// Max-pools the new screens in place (screen 0 := max(screen 0, screen 1), as the CPU
+// VecEnv does: a later step that captures nothing pools this result again).  One
+// thread per screen byte of every env with new screens.
+__global__ void k_vec_pool(VecDev d) {
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (long long)d.n * d.raw_size) return;
+  const int env = (int)(i / d.raw_size);
+  if (d.write_slot[env] < 0) return;
+  uint8_t* r0 = d.raw + (size_t)env * 2 * d.raw_size + (size_t)(i % d.raw_size);
+  const uint8_t v1 = r0[d.raw_size];
+  if (v1 > *r0) *r0 = v1;
+}
+
+// One thread per output element of every env with new screens: one INTER_AREA element
+// of screen 0 into the ring slot (a reset zeroes the element in the other slots).
+__global__ void k_vec_process(VecDev d) {
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (long long)d.n * d.obs_size) return;
+  const int env = (int)(i / d.obs_size);
+  const int e = (int)(i % d.obs_size);
+  const int ws = d.write_slot[env];
+  if (ws < 0) return;
+  const int width = d.plan.dw * d.cn;
+  const uint8_t* r0 = d.raw + (size_t)env * 2 * d.raw_size;
+  auto src = [&](int j) -> uint8_t { return r0[j]; };
+  const uint8_t v = vc_area_element(d.plan, e / width, e % width, src);
+  uint8_t* st = d.stack + (size_t)env * d.o.stack_num * d.obs_size;
+  st[(size_t)ws * d.obs_size + e] = v;
+  if (d.clear[env])
+    for (int k = 0; k < d.o.stack_num; ++k)
+      if (k != ws) st[(size_t)k * d.obs_size + e] = 0;
+}
+
+// The stacked observations, oldest first.  final_only: a row is the observation if the
+// env's step terminated or truncated, else zeros (SAME_STEP final_obs).
+__global__ void k_vec_obs(VecDev d, uint8_t* dst, const uint8_t* term, const uint8_t* trunc, int final_only) {
+  const long long per_env = (long long)d.o.stack_num * d.obs_size;
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (long long)d.n * per_env) return;
+  const int env = (int)(i / per_env);
+  const int k = (int)((i % per_env) / d.obs_size);
+  const int e = (int)(i % d.obs_size);
+  if (final_only && !term[env] && !trunc[env]) {
+    dst[i] = 0;
+    return;
+  }
+  const int src = (d.slots[env].stack_idx + k) % d.o.stack_num;
+  dst[i] = d.stack[(size_t)env * per_env + (size_t)src * d.obs_size + e];
+}
+
+template <class T>
+T* device_copy(const std::vector<T>& v, const char* what) {
+  T* p = nullptr;
+  check(cudaMalloc(&p, (v.empty() ? 1 : v.size()) * sizeof(T)), what);
+  if (!v.empty()) check(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), what);
+  return p;
+}
+
+}  // namespace
+
+struct CudaVecEnv::Impl {
+  CudaBatch::Impl* batch = nullptr;
+  VecDev d{};
+  std::vector<void*> allocations;
+  size_t bytes = 0;
+  vec::AreaResizer resizer;
+
+  ~Impl() {
+    if (allocations.empty()) return;
+    int previous = -1;
+    if (cudaGetDevice(&previous) == cudaSuccess && previous != batch->device) cudaSetDevice(batch->device);
+    else previous = -1;
+    for (void* p : allocations) cudaFree(p);
+    if (previous >= 0) cudaSetDevice(previous);
+  }
+
+  template <class T>
+  T* alloc(size_t count, const char* what) {
+    T* p = nullptr;
+    check(cudaMalloc(&p, (count ? count : 1) * sizeof(T)), what);
+    allocations.push_back(p);
+    bytes += count * sizeof(T);
+    return p;
+  }
+  template <class T>
+  T* upload(const std::vector<T>& v, const char* what) {
+    T* p = device_copy(v, what);
+    allocations.push_back(p);
+    bytes += v.size() * sizeof(T);
+    return p;
+  }
+};
+
+CudaVecEnv::CudaVecEnv(CudaBatch& batch, const vec::VecOptions& o, const std::vector<uint8_t>& action_set,
+                       const uint32_t* noop_seeds)
+    : impl_(new Impl) {
+  if (o.frameskip < 1) throw std::invalid_argument("frameskip must be >= 1");
+  if (o.stack_num < 1) throw std::invalid_argument("stack_num must be >= 1");
+  if (o.img_height < 1 || o.img_width < 1) throw std::invalid_argument("image sizes must be >= 1");
+  if (o.noop_max < 0) throw std::invalid_argument("noop_max must be >= 0");
+  if (action_set.empty()) throw std::invalid_argument("empty action set");
+  Impl& v = *impl_;
+  CudaBatch::Impl& bi = *batch.impl_;
+  v.batch = &bi;
+  DeviceGuard guard(bi.device);
+  VecDev& d = v.d;
+  d.o = o;
+  d.n = bi.n;
+  bool has_fire = false;
+  for (uint8_t a : action_set) has_fire = has_fire || a == A_FIRE;
+  d.fire_reset = (o.use_fire_reset && has_fire) ? 1 : 0;
+  d.cn = o.grayscale ? 1 : 3;
+  d.raw_px = bi.cfg.screen_height * 160;
+  d.raw_size = d.raw_px * d.cn;
+  d.obs_size = o.img_height * o.img_width * d.cn;
+  v.resizer = vec::AreaResizer(bi.cfg.screen_height, 160, o.img_height, o.img_width, d.cn);
+  d.plan = v.resizer.plan();
+  d.plan.tap_si = v.upload(v.resizer.tap_si(), "cudaMalloc(resize taps)");
+  d.plan.tap_a = v.upload(v.resizer.tap_a(), "cudaMalloc(resize weights)");
+  d.plan.y_begin = v.upload(v.resizer.y_begin(), "cudaMalloc(resize rows)");
+  d.plan.y_si = v.upload(v.resizer.y_si(), "cudaMalloc(resize rows)");
+  d.plan.y_a = v.upload(v.resizer.y_a(), "cudaMalloc(resize rows)");
+  d.action_set = v.upload(action_set, "cudaMalloc(action set)");
+  d.num_actions = (int)action_set.size();
+  d.lut = bi.lut;
+  const size_t n = (size_t)d.n;
+  d.slots = v.alloc<vec::EnvSlot>(n, "cudaMalloc(vector env slots)");
+  d.raw = v.alloc<uint8_t>(n * 2 * d.raw_size, "cudaMalloc(pooled screens)");
+  d.hist = o.stale_frames ? nullptr : v.alloc<uint8_t>(n * 2 * d.raw_px, "cudaMalloc(screen history)");
+  d.stack = v.alloc<uint8_t>(n * o.stack_num * d.obs_size, "cudaMalloc(frame stacks)");
+  d.write_slot = v.alloc<int32_t>(n, "cudaMalloc(vector env flags)");
+  d.clear = v.alloc<uint8_t>(n, "cudaMalloc(vector env flags)");
+  std::vector<uint32_t> seeds(noop_seeds, noop_seeds + n);
+  uint32_t* dseeds = device_copy(seeds, "cudaMalloc(noop seeds)");
+  CULE_LAUNCH(k_vec_init, blocks(d.n), kThreads, (cudaStream_t)0, d, (const uint32_t*)dseeds);
+  cudaError_t e = cudaGetLastError();
+  cudaError_t e2 = cudaDeviceSynchronize();
+  cudaFree(dseeds);
+  check(e, "k_vec_init");
+  check(e2, "k_vec_init");
+}
+
+CudaVecEnv::~CudaVecEnv() = default;
+
+int CudaVecEnv::num_envs() const { return impl_->d.n; }
+size_t CudaVecEnv::device_bytes() const { return impl_->bytes; }
+size_t CudaVecEnv::stacked_obs_size() const { return (size_t)impl_->d.o.stack_num * impl_->d.obs_size; }
+
+void CudaVecEnv::seed_noops(const uint32_t* seeds, uintptr_t stream) {
+  Impl& v = *impl_;
+  DeviceGuard guard(v.batch->device);
+  std::vector<uint32_t> s(seeds, seeds + v.d.n);
+  uint32_t* ds = device_copy(s, "cudaMalloc(noop seeds)");
+  CULE_LAUNCH(k_vec_seed_noops, blocks(v.d.n), kThreads, (cudaStream_t)stream, v.d, (const uint32_t*)ds);
+  cudaError_t e = cudaGetLastError();
+  cudaError_t e2 = cudaStreamSynchronize((cudaStream_t)stream);
+  cudaFree(ds);
+  check(e, "k_vec_seed_noops");
+  check(e2, "k_vec_seed_noops");
+}
+
+static vec::VecOutputs vec_outputs(const CudaVecOutputs& o) {
+  vec::VecOutputs r{};
+  r.obs = (uint8_t*)o.obs;
+  r.reward = (int32_t*)o.reward;
+  r.terminated = (uint8_t*)o.terminated;
+  r.truncated = (uint8_t*)o.truncated;
+  r.env_id = (int32_t*)o.env_id;
+  r.lives = (int32_t*)o.lives;
+  r.frame_number = (int32_t*)o.frame_number;
+  r.episode_frame_number = (int32_t*)o.episode_frame_number;
+  r.final_obs = nullptr;
+  return r;
+}
+
+static void vec_finish(const VecDev& d, uint8_t* obs, const vec::VecOutputs& out, int final_only, cudaStream_t s) {
+  if (d.o.maxpool) {
+    CULE_LAUNCH(k_vec_pool, blocks((long long)d.n * d.raw_size), kThreads, s, d);
+    check(cudaGetLastError(), "k_vec_pool");
+  }
+  CULE_LAUNCH(k_vec_process, blocks((long long)d.n * d.obs_size), kThreads, s, d);
+  check(cudaGetLastError(), "k_vec_process");
+  CULE_LAUNCH(k_vec_obs, blocks((long long)d.n * d.o.stack_num * d.obs_size), kThreads, s, d, obs,
+              (const uint8_t*)out.terminated, (const uint8_t*)out.truncated, final_only);
+  check(cudaGetLastError(), "k_vec_obs");
+}
+
+void CudaVecEnv::reset(uintptr_t seeds, const CudaVecOutputs& o, uintptr_t stream) {
+  Impl& v = *impl_;
+  DeviceGuard guard(v.batch->device);
+  cudaStream_t s = (cudaStream_t)stream;
+  const vec::VecOutputs out = vec_outputs(o);
+  CULE_LAUNCH(k_vec_reset, blocks(v.d.n), kThreads, s, v.batch->b, v.batch->cfg, v.d, (const int64_t*)seeds, out);
+  check(cudaGetLastError(), "k_vec_reset");
+  vec_finish(v.d, out.obs, out, 0, s);
+}
+
+void CudaVecEnv::step(uintptr_t action_idx, uintptr_t strengths, uintptr_t bad, const CudaVecOutputs& o,
+                      uintptr_t final_obs, uintptr_t stream) {
+  Impl& v = *impl_;
+  DeviceGuard guard(v.batch->device);
+  cudaStream_t s = (cudaStream_t)stream;
+  const vec::VecOutputs out = vec_outputs(o);
+  const VecDev& d = v.d;
+  check(cudaMemsetAsync((void*)bad, 0, sizeof(int32_t), s), "clear action check");
+  CULE_LAUNCH(k_vec_check, blocks(d.n), kThreads, s, d.n, (const int64_t*)action_idx, d.num_actions, (int32_t*)bad);
+  check(cudaGetLastError(), "k_vec_check");
+  const int same = d.o.same_step ? 1 : 0;
+  CULE_LAUNCH(k_vec_step, blocks(d.n), kThreads, s, v.batch->b, v.batch->cfg, d, (const int64_t*)action_idx,
+              (const float*)strengths, (const int32_t*)bad, same, out);
+  check(cudaGetLastError(), "k_vec_step");
+  if (!same) {
+    vec_finish(d, out.obs, out, 0, s);
+    return;
+  }
+  vec_finish(d, (uint8_t*)final_obs, out, 1, s);
+  CULE_LAUNCH(k_vec_reset_done, blocks(d.n), kThreads, s, v.batch->b, v.batch->cfg, d, (const int32_t*)bad, out);
+  check(cudaGetLastError(), "k_vec_reset_done");
+  vec_finish(d, out.obs, out, 0, s);
+}
+
+// ---- clone / restore: the buffers are laid out as the CPU VecEnv's ----
+
+std::vector<std::string> CudaVecEnv::state_parts() const {
+  std::vector<std::string> parts{"slots", "raw", "stack"};
+  if (impl_->d.hist) parts.push_back("hist");
+  return parts;
+}
+
+static uint8_t* vec_part(const VecDev& d, const std::string& part, size_t& per_env) {
+  if (part == "slots") { per_env = sizeof(vec::EnvSlot); return (uint8_t*)d.slots; }
+  if (part == "raw") { per_env = 2 * (size_t)d.raw_size; return d.raw; }
+  if (part == "stack") { per_env = (size_t)d.o.stack_num * d.obs_size; return d.stack; }
+  if (part == "hist" && d.hist) { per_env = 2 * (size_t)d.raw_px; return d.hist; }
+  throw std::invalid_argument("no vector env state part " + part);
+}
+
+size_t CudaVecEnv::state_part_bytes(const std::string& part) const {
+  size_t per_env = 0;
+  vec_part(impl_->d, part, per_env);
+  return per_env;
+}
+
+void CudaVecEnv::copy_state(const std::string& part, uintptr_t ptr, bool to_device, uintptr_t stream) {
+  Impl& v = *impl_;
+  DeviceGuard guard(v.batch->device);
+  size_t per_env = 0;
+  uint8_t* buf = vec_part(v.d, part, per_env);
+  const size_t bytes = per_env * (size_t)v.d.n;
+  void* dst = to_device ? (void*)buf : (void*)ptr;
+  const void* src = to_device ? (const void*)ptr : (const void*)buf;
+  check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, (cudaStream_t)stream), "copy vector env state");
+}
+
+}  // namespace cule
