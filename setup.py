@@ -67,7 +67,10 @@ ext_modules = [
         [os.path.join(CSRC, "vector_bindings.cpp")],
         include_dirs=[CSRC],
         cxx_std=17,
-        extra_compile_args=extra + ["-ffp-contract=off"],
+        # Loop vectorisation stays on here for the preprocessing loops (max-pool, resize
+        # rows); SLP stays off for the emulator core compiled into this module too.
+        extra_compile_args=[f for f in extra if f != "-fno-tree-vectorize"] + ["-fno-tree-slp-vectorize",
+                                                                               "-ffp-contract=off"],
         depends=HEADERS,
     ),
     # The CUDA backend compiled for the host (tests only; see csrc/cuda_emu.cpp).
