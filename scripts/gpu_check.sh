@@ -7,7 +7,9 @@
 # Downloads nothing: it uses the Python found on the machine (3.10+, with torch,
 # pybind11, setuptools, numpy).  Missing packages (ale-py, gymnasium, tqdm, pytest ...)
 # are installed from wheels in ./.whl if that folder exists (prepared beforehand with
-# `pip download`).  Budget: under 8 minutes on one H200 machine.
+# `pip download`, see scripts/prepare_gpu_wheels.sh).  Budget: under 8 minutes on one
+# H200 machine.  Files in OUT (7, within the device tool's 8): gpu_check.log,
+# cuda_quick.log, cuda_lockstep.log, benchmark.csv/.json/.png, gpu_check.json.
 set -uo pipefail
 OUT="${1:?usage: scripts/gpu_check.sh OUTDIR}"
 mkdir -p "$OUT"
@@ -29,24 +31,25 @@ if [ -f .whl/cuda_backend.o ] && [ -f .whl/cuda_backend.sha256 ] && \
   export CULE_CUDA_OBJECT="$PWD/.whl/cuda_backend.o"
   echo "using the prebuilt CUDA object .whl/cuda_backend.o"
 fi
-CULE_CUDA=1 CULE_CUDA_ARCHS="${CULE_CUDA_ARCHS:-90}" "$PY" setup.py build_ext --inplace -j 8 > "$OUT/build.log" 2>&1
+CULE_CUDA=1 CULE_CUDA_ARCHS="${CULE_CUDA_ARCHS:-90}" "$PY" setup.py build_ext --inplace -j 8 > /tmp/cule_build.log 2>&1
 rc=$?
 echo "build rc=$rc in $(( $(date +%s) - t0 )) s"
-[ $rc -eq 0 ] || { tail -40 "$OUT/build.log"; exit $rc; }
+[ $rc -eq 0 ] || { tail -60 /tmp/cule_build.log; exit $rc; }
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 "$PY" -c "import cule, torch; print(cule.build_info(), torch.cuda.get_device_name(0))"
 echo "== CUDA tests"
 # The quick checks first (outputs, errors, snapshots, a large batch), then the lock
 # step over every game with what is left of the time.
-timeout 120 "$PY" -m pytest -q tests/test_cuda.py -k "not test_cuda_matches_cpu" -p no:cacheprovider 2>&1 | tail -15
+timeout 100 "$PY" -m pytest -q -rfE tests/test_cuda.py -k "not test_cuda_matches_cpu" -p no:cacheprovider \
+  > "$OUT/cuda_quick.log" 2>&1; echo "quick tests rc=$?"; tail -25 "$OUT/cuda_quick.log"
 # pytest-xdist (in the GPU image) runs the games 8 at a time; without it, serially.
 XDIST=""; "$PY" -c "import xdist" 2>/dev/null && XDIST="-n 8"
-timeout 150 "$PY" -m pytest -q $XDIST tests/test_cuda.py -k "test_cuda_matches_cpu" -p no:cacheprovider \
+timeout 130 "$PY" -m pytest -q -rfE $XDIST tests/test_cuda.py -k "test_cuda_matches_cpu" -p no:cacheprovider \
   > "$OUT/cuda_lockstep.log" 2>&1; echo "lockstep rc=$?"; tail -15 "$OUT/cuda_lockstep.log"
 echo "== benchmark"
-timeout 240 "$PY" -m cule.benchmark --backends cule-cuda cule-cpu ale-vector --games pong \
-  --num-envs 1024 4096 16384 65536 --modes emulation pipeline --warmup 1 --window 2 --windows 3 \
-  --out-dir "$OUT" 2>&1 | tail -30
+timeout 200 "$PY" -m cule.benchmark --backends cule-cuda cule-cpu ale-vector --games pong \
+  --num-envs 1024 4096 16384 65536 --modes emulation pipeline --warmup 0.5 --window 1 --windows 3 \
+  --out-dir "$OUT" 2>&1; echo "benchmark rc=$?"
 "$PY" - "$OUT" <<'PYEOF'
 import json, sys, torch, cule
 out = sys.argv[1]
