@@ -111,7 +111,12 @@ class AreaResizer {
   void run(const uint8_t* src, uint8_t* dst, float* scratch) const {
     if (mode_ == COPY) { std::memcpy(dst, src, (size_t)sh_ * sw_ * cn_); return; }
     if (mode_ == FAST) { run_fast(src, dst); return; }
-    run_general(src, dst, scratch);
+    switch (taps_) {   // the tap count as a constant, so the inner loop unrolls
+      case 2: run_general<2>(src, dst, scratch); return;
+      case 3: run_general<3>(src, dst, scratch); return;
+      case 4: run_general<4>(src, dst, scratch); return;
+      default: run_general<0>(src, dst, scratch); return;
+    }
   }
 
  private:
@@ -153,15 +158,16 @@ class AreaResizer {
   // padded to taps_ slots (a padded slot adds 0 * pixel = +0, which changes no sum of
   // non-negative terms), a source row is converted to float once, and a row's horizontal
   // sums are reused when the next vertical tap reads the same row.
+  template <int kTaps>
   void run_general(const uint8_t* src, uint8_t* dst, float* scratch) const {
     const int width = dw_ * cn_;
     const int sw = sw_ * cn_;
-    float* buf = scratch;
-    float* sum = scratch + width;
-    float* rowf = scratch + 2 * width;
+    float* __restrict buf = scratch;
+    float* __restrict sum = scratch + width;
+    float* __restrict rowf = scratch + 2 * width;
     const size_t step = (size_t)sw;
     const int yn = (int)ytab_.size();
-    const int T = taps_;
+    const int T = kTaps > 0 ? kTaps : taps_;
     const int* si = tap_si_.data();
     const float* al = tap_a_.data();
     for (int dx = 0; dx < width; ++dx) sum[dx] = 0.f;

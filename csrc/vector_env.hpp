@@ -166,11 +166,17 @@ class VecEnv {
   uint8_t* stack(int i) { return stack_.data() + (size_t)i * o_.stack_num * obs_size_; }
   const uint8_t* stack(int i) const { return stack_.data() + (size_t)i * o_.stack_num * obs_size_; }
 
-  void convert(const uint8_t* pal_idx, uint8_t* dst) const {
+  // (Sizes and tables are read into locals and the buffers marked __restrict: the
+  // byte stores could otherwise alias this object's members, which would then be
+  // reloaded on every pixel.)
+  void convert(const uint8_t* __restrict pal_idx, uint8_t* __restrict dst) const {
+    const size_t n = raw_px_;
     if (cn_ == 1) {
-      for (size_t p = 0; p < raw_px_; ++p) dst[p] = lut_.gray[pal_idx[p]];
+      uint8_t gray[256];
+      std::memcpy(gray, lut_.gray, sizeof(gray));
+      for (size_t p = 0; p < n; ++p) dst[p] = gray[pal_idx[p]];
     } else {
-      for (size_t p = 0; p < raw_px_; ++p) {
+      for (size_t p = 0; p < n; ++p) {
         const uint8_t* c = lut_.rgb[pal_idx[p]];
         dst[3 * p] = c[0]; dst[3 * p + 1] = c[1]; dst[3 * p + 2] = c[2];
       }
@@ -184,10 +190,11 @@ class VecEnv {
 
   // Pushes max(raw0, raw1) (or raw0) through the resize onto the frame stack.
   void process_screen(int i, float* scratch) {
-    uint8_t* f0 = raw(i, 0);
+    uint8_t* __restrict f0 = raw(i, 0);
     if (o_.maxpool) {
-      const uint8_t* f1 = raw(i, 1);
-      for (size_t p = 0; p < raw_size_; ++p) f0[p] = f0[p] > f1[p] ? f0[p] : f1[p];
+      const uint8_t* __restrict f1 = raw(i, 1);
+      const size_t n = raw_size_;
+      for (size_t p = 0; p < n; ++p) f0[p] = f0[p] > f1[p] ? f0[p] : f1[p];
     }
     EnvSlot& s = slots_[i];
     resizer_.run(f0, stack(i) + (size_t)s.stack_idx * obs_size_, scratch);
