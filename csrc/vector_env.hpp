@@ -174,7 +174,16 @@ class VecEnv {
     if (cn_ == 1) {
       uint8_t gray[256];
       std::memcpy(gray, lut_.gray, sizeof(gray));
-      for (size_t p = 0; p < n; ++p) dst[p] = gray[pal_idx[p]];
+      size_t p = 0;
+      // Eight pixels per 8-byte load and store (byte k of the word is the same pixel
+      // on both sides, whatever the byte order).
+      for (; p + 8 <= n; p += 8) {
+        uint64_t idx, out = 0;
+        std::memcpy(&idx, pal_idx + p, 8);
+        for (int k = 0; k < 8; ++k) out |= (uint64_t)gray[(idx >> (8 * k)) & 0xff] << (8 * k);
+        std::memcpy(dst + p, &out, 8);
+      }
+      for (; p < n; ++p) dst[p] = gray[pal_idx[p]];
     } else {
       for (size_t p = 0; p < n; ++p) {
         const uint8_t* c = lut_.rgb[pal_idx[p]];
