@@ -479,7 +479,27 @@ def parse_args(argv=None):
         if "log_dir" not in explicit:
             merged["log_dir"] = os.path.dirname(os.path.abspath(path))
         args = argparse.Namespace(**merged)
+    check_args(args)
     return args, ckpt
+
+
+def check_args(args) -> None:
+    """Fail fast, before any run directory is made, on a game or device that can't work."""
+    try:
+        import cule
+        cule.load_rom(args.game)
+    except ImportError:
+        pass   # the ale backend checks the game itself
+    except ValueError as e:
+        raise SystemExit(f"--game {args.game}: {e}") from None
+    if args.device:
+        try:
+            dev = torch.device(args.device)
+        except (RuntimeError, TypeError) as e:
+            raise SystemExit(f"--device {args.device}: {e}") from None
+        if dev.type == "cuda" and not torch.cuda.is_available():
+            raise SystemExit(f"--device {args.device}: no CUDA device is available "
+                             "(this PyTorch has no CUDA support or no GPU is present); use --device cpu")
 
 
 # ----------------------------------------------------------------------------

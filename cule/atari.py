@@ -28,6 +28,8 @@ def _as_index_array(values, name: str, upper: int) -> np.ndarray:
         arr = np.asarray(values)
         if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
             raise ValueError(f"{name} must be integers, got dtype {arr.dtype}")
+    if arr.ndim > 1:
+        raise ValueError(f"{name} must be one id or a 1-D sequence of ids, got shape {tuple(arr.shape)}")
     arr = arr.astype(np.int64, copy=False).reshape(-1)
     if arr.size and (arr.min() < 0 or arr.max() >= upper):
         bad = arr[(arr < 0) | (arr >= upper)][0]
@@ -204,6 +206,8 @@ class Atari:
             if s < 0 or s + n - 1 > _MAX_SEED:
                 raise ValueError(f"seed must be in [0, {_MAX_SEED - n + 1}] for {n} envs, got {seed!r}")
             return np.arange(s, s + n, dtype=np.int64)
+        if isinstance(seed, (str, bytes, float, bool)):
+            raise ValueError(f"seed must be None, an int or a sequence of ints, got {type(seed).__name__} {seed!r}")
         try:
             arr = np.asarray(list(seed))
         except TypeError:
@@ -211,7 +215,7 @@ class Atari:
         if arr.shape != (n,) or not np.issubdtype(arr.dtype, np.integer):
             raise ValueError(f"seed must hold one integer per env ({n}), got shape {arr.shape} dtype {arr.dtype}")
         if arr.min() < 0 or arr.max() > _MAX_SEED:
-            raise ValueError(f"seeds must be in [0, {_MAX_SEED}]")
+            raise ValueError(f"seeds must be in [0, {_MAX_SEED}], got {arr.min()}..{arr.max()}")
         return arr.astype(np.int64)
 
     def _params(self):
@@ -385,6 +389,10 @@ class Atari:
         """
         if not isinstance(state, dict) or state.get("format") != "cule.Atari/1":
             raise ValueError("state must be a dict returned by cule.Atari.clone_state")
+        missing = [k for k in ("game", "md5", "console_state_bytes", "frame_buffer_bytes", "consoles",
+                               "frame_buffers", "env_ids") if k not in state]
+        if missing:
+            raise ValueError(f"state is missing {', '.join(missing)}: pass a dict returned by cule.Atari.clone_state")
         if state["game"] != self.game or state["md5"] != self.rom.info["md5"]:
             raise ValueError(f"state is of {state['game']!r}, this Atari runs {self.game!r}")
         if self._cuda is not None:
