@@ -187,3 +187,17 @@ def test_render_false_emulates_the_same_without_screens():
     for read in (b.screen_rgb, b.screen_grayscale):
         with pytest.raises(RuntimeError, match="render=False"):
             read()
+
+
+def test_more_bad_inputs_get_clear_errors():
+    with pytest.raises(ValueError, match="seed must be None, an int or a sequence of ints, got str"):
+        cule.Atari("pong", 2, seed="a")
+    e = cule.Atari("pong", 2, seed=0)
+    before = e.ram.clone()
+    with pytest.raises(ValueError, match="1-D"):
+        e.reset(torch.zeros(1, 1, dtype=torch.int64))
+    state = e.clone_state()
+    del state["frame_buffers"]
+    with pytest.raises(ValueError, match="missing frame_buffers"):
+        e.restore_state(state)
+    assert torch.equal(before, e.ram)
