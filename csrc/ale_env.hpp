@@ -200,6 +200,10 @@ CULE_BIG int32_t ale_act(Machine& m, uint8_t action, const EnvParams& p) {
   return total;
 }
 
+// Whether an act with these parameters leaves some of its frames undrawn (and so may
+// have to be redone drawing all: see ale_act_observed).
+CULE_HD bool ale_draws_partially(const EnvParams& p) { return p.render_last > 0 && p.render_last < p.frameskip; }
+
 // Whether the buffer ALE would show now (the current frame's) holds exactly ALE's pixels.
 CULE_HD bool ale_screen_exact(const Console& c) { return (c.tia.fb_exact >> c.tia.cur_buf) & 1u; }
 
@@ -214,7 +218,7 @@ CULE_HD bool ale_screen_exact(const Console& c) { return (c.tia.fb_exact >> c.ti
 template <class Reload>
 CULE_HD int32_t ale_act_observed(Machine& m, uint8_t action, const EnvParams& p, Reload&& reload) {
   int32_t r = ale_act(m, action, p);
-  if (p.render_last > 0 && p.render_last < p.frameskip && m.c.tia.fb_exact != 3) {
+  if (ale_draws_partially(p) && m.c.tia.fb_exact != 3) {
     reload();
     EnvParams all = p;
     all.render_last = kRenderAll;

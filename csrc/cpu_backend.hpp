@@ -9,42 +9,10 @@
 #include <vector>
 
 #include "ale_env.hpp"
-#include "palette.hpp"
+#include "palette_lut.hpp"
 #include "thread_pool.hpp"
 
 namespace cule {
-
-// RGB and greyscale lookup for every palette index the TIA can produce, the way
-// ALE's ColourPalette renders them (odd indices, from PAL colour loss, map to the
-// greyscale entries ALE interleaves in its tables).
-struct PaletteLut {
-  uint8_t rgb[256][3];
-  uint8_t gray[256];
-};
-
-inline uint8_t ale_luminance(uint32_t rgb) {
-  double r = (rgb >> 16) & 0xff, g = (rgb >> 8) & 0xff, b = rgb & 0xff;
-  return (uint8_t)std::round(r * 0.2989 + g * 0.5870 + b * 0.1140);
-}
-
-inline PaletteLut make_palette(bool pal) {
-  const uint32_t* colours = pal ? kPalPalette : kNtscPalette;
-  uint32_t full[257];
-  for (int i = 0; i < 128; ++i) {
-    full[2 * i] = colours[i];
-    uint8_t l = ale_luminance(colours[i]);
-    full[2 * i + 1] = ((uint32_t)l << 16) | ((uint32_t)l << 8) | l;
-  }
-  full[256] = 0;
-  PaletteLut lut;
-  for (int p = 0; p < 256; ++p) {
-    lut.rgb[p][0] = (uint8_t)(full[p] >> 16);
-    lut.rgb[p][1] = (uint8_t)(full[p] >> 8);
-    lut.rgb[p][2] = (uint8_t)full[p];
-    lut.gray[p] = (uint8_t)(full[p + 1] & 0xff);   // ALE reads entry p + 1
-  }
-  return lut;
-}
 
 class CpuBatch {
  public:
@@ -102,7 +70,7 @@ class CpuBatch {
   void act(const uint8_t* actions, int32_t* rewards, const EnvParams& params) {
     EnvParams p = params;
     p.render_last = render_last_;
-    const bool partial = p.render_last > 0 && p.render_last < p.frameskip;
+    const bool partial = ale_draws_partially(p);
     pool_.parallel_for(n_, [&](int b, int e) {
       for (int i = b; i < e; ++i) {
         Machine m = machine(i);

@@ -29,7 +29,7 @@
 #include "ale_env.hpp"
 #include "area_resize.hpp"
 #include "cuda_backend.hpp"
-#include "palette.hpp"
+#include "palette_lut.hpp"
 
 namespace cule {
 
@@ -139,7 +139,7 @@ __global__ void k_act(DeviceBatch b, GameConfig g, const int64_t* actions, int32
   load_console(b.states, env, s);
   Machine m = machine(b, s.c, g, env);
   const uint8_t a = (uint8_t)actions[env];
-  if (p.render_last > 0 && p.render_last < p.frameskip)
+  if (ale_draws_partially(p))
     rewards[env] = ale_act_observed(m, a, p, [&]() { load_console(b.states, env, s); });
   else
     rewards[env] = ale_act(m, a, p);
@@ -251,23 +251,15 @@ class DeviceGuard {
   int previous_ = -1;
 };
 
-// The palette the CPU backend uses (cpu_backend.hpp's make_palette), packed as r, g,
-// b, gray per palette index.
+// The palette the CPU backend uses (palette_lut.hpp), packed as r, g, b, gray per
+// palette index.
 void make_lut(bool pal, uint8_t lut[256 * 4]) {
-  const uint32_t* colours = pal ? kPalPalette : kNtscPalette;
-  uint32_t full[257];
-  for (int i = 0; i < 128; ++i) {
-    full[2 * i] = colours[i];
-    double r = (colours[i] >> 16) & 0xff, gg = (colours[i] >> 8) & 0xff, bb = colours[i] & 0xff;
-    uint32_t l = (uint32_t)std::round(r * 0.2989 + gg * 0.5870 + bb * 0.1140);
-    full[2 * i + 1] = (l << 16) | (l << 8) | l;
-  }
-  full[256] = 0;
-  for (int p = 0; p < 256; ++p) {
-    lut[4 * p] = (uint8_t)(full[p] >> 16);
-    lut[4 * p + 1] = (uint8_t)(full[p] >> 8);
-    lut[4 * p + 2] = (uint8_t)full[p];
-    lut[4 * p + 3] = (uint8_t)(full[p + 1] & 0xff);   // greyscale of index p is entry p + 1
+  const PaletteLut p = make_palette(pal);
+  for (int i = 0; i < 256; ++i) {
+    lut[4 * i] = p.rgb[i][0];
+    lut[4 * i + 1] = p.rgb[i][1];
+    lut[4 * i + 2] = p.rgb[i][2];
+    lut[4 * i + 3] = p.gray[i];
   }
 }
 
