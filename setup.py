@@ -87,6 +87,12 @@ ext_modules = [
     ),
 ]
 
+# CULE_BUILD_EMU=0 leaves the host emulation of the CUDA backend out (it only serves the
+# tests; scripts/gpu_check.sh saves its compile time on the GPU machine).
+if os.environ.get("CULE_BUILD_EMU", "1") == "0":
+    ext_modules = [e for e in ext_modules if e.name != "cule._cuda_emu"]
+
+
 def find_cuda_home(nvcc):
     """The toolkit directory (with include/cuda_runtime.h) that nvcc belongs to."""
     import glob

@@ -344,7 +344,9 @@ void CudaBatch::load(const uint32_t* seeds, const uint16_t* modes, const uint8_t
   DeviceGuard guard(d.device);
   cudaStream_t s = (cudaStream_t)stream;
   uint32_t* dseeds = nullptr;
-  check(cudaMalloc(&dseeds, (size_t)d.n * 7), "cudaMalloc(load args)");
+  // Stream-ordered: cudaFree would wait for every stream of the device (batches loaded
+  // from several threads, each on its own stream, then load side by side).
+  check(cudaMallocAsync(&dseeds, (size_t)d.n * 7, s), "cudaMallocAsync(load args)");
   uint16_t* dmodes = (uint16_t*)(dseeds + d.n);
   uint8_t* ddiffs = (uint8_t*)(dmodes + d.n);
   try {
@@ -357,10 +359,10 @@ void CudaBatch::load(const uint32_t* seeds, const uint16_t* modes, const uint8_t
     check(cudaGetLastError(), "k_load");
     check(cudaStreamSynchronize(s), "load");
   } catch (...) {
-    cudaFree(dseeds);
+    cudaFreeAsync(dseeds, s);
     throw;
   }
-  cudaFree(dseeds);
+  cudaFreeAsync(dseeds, s);
 }
 
 void CudaBatch::set_mode(uint16_t mode, uint8_t difficulty, uintptr_t stream) {

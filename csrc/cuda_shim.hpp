@@ -120,6 +120,14 @@ inline cudaError_t cudaFree(void* p) {
   return cudaSuccess;
 }
 
+// The stream-ordered allocator: the same, in stream order (every call is in order here).
+template <class T>
+inline cudaError_t cudaMallocAsync(T** ptr, size_t bytes, cudaStream_t) {
+  return cudaMalloc(ptr, bytes);
+}
+
+inline cudaError_t cudaFreeAsync(void* p, cudaStream_t) { return cudaFree(p); }
+
 inline cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind) {
   if (bytes) memmove(dst, src, bytes);
   return cudaSuccess;

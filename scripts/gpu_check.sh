@@ -1,75 +1,111 @@
 #!/usr/bin/env bash
-# One command for a GPU machine: build cule with CUDA, run the CUDA tests and the
-# benchmark, and write a log and a JSON of figures to the folder given as argument.
+# The GPU checks, for a machine with one CUDA GPU, in two phases of under 9 minutes each
+# (run them as two back-to-back calls of the device tool, so the build is reused):
 #
-#   bash scripts/gpu_check.sh /path/to/out
+#   bash scripts/gpu_check.sh OUT tests   # build, CUDA tests, all-games lock step
+#   bash scripts/gpu_check.sh OUT bench   # benchmark, memory per env, ncu profile of k_act
 #
-# Downloads nothing: it uses the Python found on the machine (3.10+, with torch,
-# pybind11, setuptools, numpy).  Missing packages (ale-py, gymnasium, tqdm, pytest ...)
-# are installed from wheels in ./.whl if that folder exists (prepared beforehand with
-# `pip download`, see scripts/prepare_gpu_wheels.sh).  Budget: under 8 minutes on one
-# H200 machine.  Files in OUT (7, within the device tool's 8): gpu_check.log,
-# cuda_quick.log, cuda_lockstep.log, benchmark.csv/.json/.png, gpu_check.json.
+# Downloads nothing: it uses the Python found there (3.10+, with torch, pybind11,
+# setuptools, numpy, pytest).  Missing packages (ale-py, gymnasium) come from wheels in
+# ./.whl, and .whl/cuda_backend.o, compiled beforehand from these same sources, saves the
+# nvcc run (scripts/prepare_gpu_wheels.sh makes both).  Files in OUT (the device tool
+# brings back 8): tests: gpu_check.log, cuda_quick.log, cuda_lockstep.log; bench:
+# gpu_check.log, benchmark.csv/.json/.png, ncu_k_act.txt, gpu_check.json.
 set -uo pipefail
-OUT="${1:?usage: scripts/gpu_check.sh OUTDIR}"
+OUT="${1:?usage: scripts/gpu_check.sh OUTDIR tests|bench}"
+PHASE="${2:-tests}"
+BUDGET="${GPU_CHECK_BUDGET:-530}"   # seconds this phase may take in all
+T0=$(date +%s)
+left() { echo $(( BUDGET - ($(date +%s) - T0) )); }
+# min(step's own limit, what is left of the budget less a reserve for what follows)
+limit() { local l; l=$(( $(left) - $2 )); [ "$l" -lt "$1" ] && echo $(( l > 5 ? l : 5 )) || echo "$1"; }
 mkdir -p "$OUT"
 LOG="$OUT/gpu_check.log"
 cd "$(dirname "$0")/.."
 exec > >(tee -a "$LOG") 2>&1
-echo "== $(date -Iseconds) gpu_check on $(hostname)"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv || true
+echo "== $(date -Iseconds) gpu_check $PHASE on $(hostname)"
 PY="${PYTHON:-python3}"
-if [ -d .whl ]; then
+if [ -d .whl ] && ls .whl/*.whl > /dev/null 2>&1; then
   "$PY" -m pip install -q --no-index --no-deps --no-compile --target /tmp/cule-site .whl/*.whl && \
     export PYTHONPATH="/tmp/cule-site${PYTHONPATH:+:$PYTHONPATH}"
 fi
-echo "== build (CULE_CUDA=1)"
-t0=$(date +%s)
-# An nvcc object prepared beforehand from these same sources saves minutes here.
-if [ -f .whl/cuda_backend.o ] && [ -f .whl/cuda_backend.sha256 ] && \
-   [ "$({ cat csrc/*.hpp csrc/games/*.hpp csrc/*.cu csrc/*.cuh; echo "nvcc -O3 --fmad=false -ffp-contract=off sm_${CULE_CUDA_ARCHS:-90}"; } | sha256sum | cut -d' ' -f1)" = "$(cat .whl/cuda_backend.sha256)" ]; then
-  export CULE_CUDA_OBJECT="$PWD/.whl/cuda_backend.o"
-  echo "using the prebuilt CUDA object .whl/cuda_backend.o"
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+
+if [ "$PHASE" = "tests" ]; then
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv || true
+  echo "== build (CULE_CUDA=1, sm_${CULE_CUDA_ARCHS:-90}, without the host emulation)"
+  want=$(bash scripts/cuda_sources_sha.sh "${CULE_CUDA_ARCHS:-90}")
+  if [ -f .whl/cuda_backend.o ] && [ "$want" = "$(cat .whl/cuda_backend.sha256 2>/dev/null)" ]; then
+    export CULE_CUDA_OBJECT="$PWD/.whl/cuda_backend.o"
+    echo "using the prebuilt CUDA object .whl/cuda_backend.o"
+  else
+    echo "no prebuilt object for these sources (want $want, have $(cat .whl/cuda_backend.sha256 2>/dev/null)): nvcc runs here"
+  fi
+  CULE_BUILD_EMU=0 CULE_CUDA=1 CULE_CUDA_ARCHS="${CULE_CUDA_ARCHS:-90}" "$PY" setup.py build_ext --inplace -j 8 \
+    > /tmp/cule_build.log 2>&1
+  rc=$?
+  echo "build rc=$rc after $(( $(date +%s) - T0 )) s"
+  [ $rc -eq 0 ] || { tail -60 /tmp/cule_build.log; exit $rc; }
+  "$PY" -c "import cule, torch; print(cule.build_info(), torch.cuda.get_device_name(0))"
+  echo "== CUDA tests (API, errors, snapshots, vector env)"
+  timeout "$(limit 170 150)" "$PY" -m pytest -v -rfE --durations=0 tests/test_cuda.py -k "not every_game" \
+    -p no:cacheprovider > "$OUT/cuda_quick.log" 2>&1
+  echo "quick tests rc=$? after $(( $(date +%s) - T0 )) s"; grep -E "PASSED|FAILED|ERROR|passed|failed" "$OUT/cuda_quick.log" | tail -30
+  echo "== every game in lock step with the CPU backend"
+  timeout "$(limit 300 5)" "$PY" -m pytest -v -rfE --durations=0 tests/test_cuda.py -k "every_game" \
+    -p no:cacheprovider > "$OUT/cuda_lockstep.log" 2>&1
+  echo "lockstep rc=$? after $(( $(date +%s) - T0 )) s"; tail -8 "$OUT/cuda_lockstep.log"
+  exit 0
 fi
-CULE_CUDA=1 CULE_CUDA_ARCHS="${CULE_CUDA_ARCHS:-90}" "$PY" setup.py build_ext --inplace -j 8 > /tmp/cule_build.log 2>&1
-rc=$?
-echo "build rc=$rc in $(( $(date +%s) - t0 )) s"
-[ $rc -eq 0 ] || { tail -60 /tmp/cule_build.log; exit $rc; }
-export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
-"$PY" -c "import cule, torch; print(cule.build_info(), torch.cuda.get_device_name(0))"
-echo "== CUDA tests"
-# The quick checks first (outputs, errors, snapshots, a large batch), then the lock
-# step over every game with what is left of the time.
-timeout 100 "$PY" -m pytest -q -rfE tests/test_cuda.py -k "not test_cuda_matches_cpu" -p no:cacheprovider \
-  > "$OUT/cuda_quick.log" 2>&1; echo "quick tests rc=$?"; tail -25 "$OUT/cuda_quick.log"
-# pytest-xdist (in the GPU image) runs the games 8 at a time; without it, serially.
-XDIST=""; "$PY" -c "import xdist" 2>/dev/null && XDIST="-n 8"
-timeout 130 "$PY" -m pytest -q -rfE $XDIST tests/test_cuda.py -k "test_cuda_matches_cpu" -p no:cacheprovider \
-  > "$OUT/cuda_lockstep.log" 2>&1; echo "lockstep rc=$?"; tail -15 "$OUT/cuda_lockstep.log"
-echo "== benchmark"
-timeout 200 "$PY" -m cule.benchmark --backends cule-cuda cule-cpu ale-vector --games pong \
-  --num-envs 1024 4096 16384 65536 --modes emulation pipeline --warmup 0.5 --window 1 --windows 3 \
-  --out-dir "$OUT" 2>&1; echo "benchmark rc=$?"
+
+# ---- bench ----
+[ -n "$(ls cule/_cuda*.so 2>/dev/null)" ] || { echo "cule._cuda is not built: run the tests phase first"; exit 1; }
+echo "== benchmark (pong: emulation = cule.Atari render=False frameskip 1; pipeline = the vector env)"
+timeout "$(limit 270 150)" "$PY" -m cule.benchmark --backends cule-cuda ale-vector --games pong \
+  --num-envs 1024 4096 16384 65536 --modes emulation pipeline --warmup 0.5 --window 1 --windows 2 \
+  --out-dir "$OUT" 2>&1
+echo "benchmark rc=$? after $(( $(date +%s) - T0 )) s"
 "$PY" - "$OUT" <<'PYEOF'
 import json, sys, torch, cule
 out = sys.argv[1]
 summary = {"build": cule.build_info(), "gpu": torch.cuda.get_device_name(0)}
 try:
-    # Device memory per env (console state, two frame buffers, the ROM and palette
-    # shared) and the largest batch the free memory holds.
+    # Device memory per env (console state, two frame buffers; ROM and palette shared)
+    # and the largest batch the free memory holds.
     e = cule.Atari("pong", 4096, device="cuda", render=False)
     per_env = e._cuda.batch.device_bytes / 4096
+    v = cule.AtariVectorEnv("pong", 4096, device="cuda")
     free, total = torch.cuda.mem_get_info()
     summary["device_bytes_per_env"] = per_env
+    summary["vector_env_bytes_per_env"] = (v._vec.device_bytes + v.atari._batch.device_bytes) / 4096
     summary["largest_batch_estimate"] = int(free // per_env)
     summary["gpu_memory_free_total"] = [free, total]
-    del e
+    del e, v
 except Exception as ex:  # noqa: BLE001
     summary["memory_error"] = repr(ex)
 try:
-    summary["benchmark"] = json.load(open(f"{out}/benchmark.json"))["speedups"]
-except Exception as e:  # noqa: BLE001
-    summary["benchmark_error"] = repr(e)
+    summary["benchmark"] = json.load(open(f"{out}/benchmark.json"))
+except Exception as ex:  # noqa: BLE001
+    summary["benchmark_error"] = repr(ex)
 json.dump(summary, open(f"{out}/gpu_check.json", "w"), indent=2)
 print("wrote", f"{out}/gpu_check.json")
 PYEOF
+NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+if [ -n "$NCU" ] && [ "$(left)" -gt 40 ]; then
+  echo "== ncu: k_act, pong, 16384 consoles, frameskip 1, render=False"
+  # Divergence (threads per warp instruction), occupancy, stall reasons, memory.
+  timeout "$(limit 150 5)" "$NCU" --kernel-name k_act --launch-skip 3 --launch-count 1 \
+    --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+    --section SchedulerStats --section MemoryWorkloadAnalysis --section InstructionStats \
+    --metrics smsp__thread_inst_executed_per_inst_executed.ratio,smsp__sass_average_branch_targets_threads_uniform.pct,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,smsp__inst_executed.sum \
+    "$PY" -c "
+import torch, cule
+e = cule.Atari('pong', 16384, device='cuda', frameskip=1, render=False)
+g = torch.Generator().manual_seed(0)
+for _ in range(6):
+    e.act(e.action_set[torch.randint(len(e.action_set), (16384,), generator=g)].cuda())
+e.synchronize()
+" > "$OUT/ncu_k_act.txt" 2>&1
+  echo "ncu rc=$?"; grep -E "Threads|Branch|Hit Rate|Occupancy|Registers|Duration|Issued|No Eligible|Stall" "$OUT/ncu_k_act.txt" | head -40
+fi
+echo "== done after $(( $(date +%s) - T0 )) s"

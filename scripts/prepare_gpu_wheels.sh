@@ -24,9 +24,8 @@ if [ "${CULE_PREBUILD_CUDA:-0}" = "1" ]; then
   "$NVCC" -std=c++17 -O3 --fmad=false -Xcompiler -fPIC,-ffp-contract=off -Icsrc -diag-suppress 20012 \
     -gencode "arch=compute_$ARCH,code=sm_$ARCH" -gencode "arch=compute_$ARCH,code=compute_$ARCH" \
     -c csrc/cuda_backend.cu -o .whl/cuda_backend.o
-  # The sources it was made from: gpu_check.sh uses the object only if they still match.
-  # (and flags: keep this line in step with gpu_check.sh and setup.py).
-  { cat csrc/*.hpp csrc/games/*.hpp csrc/*.cu csrc/*.cuh; echo "nvcc -O3 --fmad=false -ffp-contract=off sm_$ARCH"; } | sha256sum | cut -d' ' -f1 \
-    > .whl/cuda_backend.sha256
+  # The sources and flags it was made from: gpu_check.sh uses the object only if they
+  # still match (keep the nvcc flags in step with setup.py).
+  bash scripts/cuda_sources_sha.sh "$ARCH" > .whl/cuda_backend.sha256
 fi
 ls -la .whl

@@ -381,3 +381,14 @@ def test_render_false_and_render_last_as_on_cpu():
     assert torch.equal(cpu.clone_state()["consoles"], emu.clone_state()["consoles"])
     with pytest.raises(RuntimeError, match="render=False"):
         emu.screen_rgb()
+
+
+def test_every_game_lockstep_helper():
+    # The helper behind tests/test_cuda.py's all-games lock step, on a few games (one of
+    # each mapper family) through the emulation, and it reports a difference.
+    from _lockstep import lockstep_every_game
+    games = ["pong", "montezuma_revenge", "pitfall2", "ms_pacman"]
+    new = lambda g, n, **kw: cule.Atari(g, n, _emulate_cuda=True, **kw)   # noqa: E731
+    assert lockstep_every_game(games, 16, new) == {}
+    wrong = lambda g, n, **kw: cule.Atari(g, n, _emulate_cuda=True, **{**kw, "seed": 12})   # noqa: E731
+    assert set(lockstep_every_game(["pong", "ms_pacman"], 40, wrong)) == {"pong", "ms_pacman"}

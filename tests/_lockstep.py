@@ -1,0 +1,82 @@
+"""Lock step of every game between the CPU backend and a CUDA batch (real or emulated).
+
+Used by tests/test_cuda.py on a GPU (one CUDA stream per game, so the games run side by
+side) and by tests/test_cuda_emu.py through the host emulation (to check this code on
+machines without a GPU).
+"""
+import contextlib
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import torch
+
+import cule
+
+
+def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t, n=32, frameskip=4, seed=11):
+    """Steps `n` consoles of each game on both backends with the same sticky random
+    actions for `frames` frames, resetting finished envs.  new_gpu(game, n, **kw) makes the
+    CUDA batch; stream(game) gives the context its work is queued in.  Returns
+    {game: "step t: what"} for the games that differ (each is dropped at its first
+    difference)."""
+    stream = stream or (lambda g: contextlib.nullcontext())
+    kw = dict(seed=seed, frameskip=frameskip, max_num_frames_per_episode=3000)
+    def make(g):
+        # Built in a thread pool: each CUDA batch loads on its own stream, side by side.
+        with stream(g):
+            return cule.Atari(g, n, num_threads=1, **kw), new_gpu(g, n, **kw)
+
+    pool = ThreadPoolExecutor(max(1, min(16, os.cpu_count() or 1)))
+    made = dict(zip(games, pool.map(make, games)))
+    cpu = {g: made[g][0] for g in games}
+    gpu = {g: made[g][1] for g in games}
+    gens = {g: torch.Generator().manual_seed(seed) for g in games}
+    steps = frames // frameskip
+    failures = {}
+    live = list(games)
+
+    def compare(g, t, r_cpu, r_gpu):
+        c, e = cpu[g], gpu[g]
+        if not torch.equal(r_cpu, r_gpu.cpu()):
+            return "rewards"
+        if not torch.equal(c.ram, e.ram.cpu()):
+            return "RAM"
+        for name in ("lives", "terminated", "truncated", "episode_frame_number", "frame_number"):
+            if not torch.equal(getattr(c, name), getattr(e, name).cpu()):
+                return name
+        if t % 25 == 0 and not (torch.equal(c.screen_rgb(), e.screen_rgb().cpu())
+                                and torch.equal(c.screen_grayscale(), e.screen_grayscale().cpu())):
+            return "screen"
+        if t % 50 == 0 or t == steps - 1:
+            # Whole consoles (CPU, TIA, RIOT, cartridge, RNGs) and frame buffers, byte for byte.
+            s1, s2 = c.clone_state(), e.clone_state()
+            if not torch.equal(s1["consoles"], s2["consoles"].cpu()):
+                return "console state"
+            if not torch.equal(s1["frame_buffers"], s2["frame_buffers"].cpu()):
+                return "frame buffers"
+        return None
+
+    with pool:
+        for t in range(steps):
+            acts = {g: cpu[g].action_set[torch.randint(len(cpu[g].action_set), (n,), generator=gens[g])]
+                    for g in live}
+            r_gpu = {}
+            for g in live:   # queued on each game's stream; nothing waits here
+                with stream(g):
+                    r_gpu[g] = gpu[g].act(to_dev(acts[g]))
+            r_cpu = dict(zip(live, pool.map(lambda g: cpu[g].act(acts[g]), live)))
+            for g in list(live):
+                with stream(g):
+                    what = compare(g, t, r_cpu[g], r_gpu[g])
+                    if what:
+                        failures[g] = f"step {t}: {what}"
+                        live.remove(g)
+                        continue
+                    done = (cpu[g].terminated | cpu[g].truncated).nonzero().flatten()
+                    if len(done):
+                        cpu[g].reset(done)
+                        gpu[g].reset(to_dev(done))
+    for g in games:
+        with stream(g):
+            gpu[g].synchronize()
+    return failures
