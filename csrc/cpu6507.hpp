@@ -51,6 +51,7 @@
 #include <stdint.h>
 
 #include "common.hpp"
+#include "cpu6507_decode.hpp"
 
 namespace cule {
 
@@ -173,22 +174,6 @@ struct Core {
     const uint32_t hi = rd(ptr + 1u);
     return (uint16_t)(lo | (hi << 8));
   }
-  // base+index, charging the extra cycle if the page changes (read modes).
-  CULE_FI uint16_t index_read(uint16_t base, uint8_t idx) {
-    const uint16_t ea = (uint16_t)(base + idx);
-    if ((base ^ ea) & 0xFF00u) tick(1);
-    return ea;
-  }
-
-  // Effective addresses for stores and read-modify-write (no page penalty).
-  CULE_FI uint16_t ea_zp() { return fetch8(); }
-  CULE_FI uint16_t ea_zpx() { return (uint8_t)(fetch8() + x); }
-  CULE_FI uint16_t ea_zpy() { return (uint8_t)(fetch8() + y); }
-  CULE_FI uint16_t ea_abs() { return fetch16(); }
-  CULE_FI uint16_t ea_absx() { return (uint16_t)(fetch16() + x); }
-  CULE_FI uint16_t ea_absy() { return (uint16_t)(fetch16() + y); }
-  CULE_FI uint16_t ea_indx() { return read_ptr((uint8_t)(fetch8() + x)); }
-  CULE_FI uint16_t ea_indy() { return (uint16_t)(read_ptr(fetch8()) + y); }
   // JMP (ind): the high byte comes from the same page as the low byte.
   CULE_FI uint16_t ea_ind() {
     const uint16_t ptr = fetch16();
@@ -196,17 +181,6 @@ struct Core {
     const uint32_t hi = rd((ptr & 0xFF00u) | ((ptr + 1u) & 0x00FFu));
     return (uint16_t)(lo | (hi << 8));
   }
-
-  // Operand values for read instructions (page penalty where applicable).
-  CULE_FI uint8_t ld_imm() { return fetch8(); }
-  CULE_FI uint8_t ld_zp() { return rd(ea_zp()); }
-  CULE_FI uint8_t ld_zpx() { return rd(ea_zpx()); }
-  CULE_FI uint8_t ld_zpy() { return rd(ea_zpy()); }
-  CULE_FI uint8_t ld_abs() { return rd(ea_abs()); }
-  CULE_FI uint8_t ld_absx() { return rd(index_read(fetch16(), x)); }
-  CULE_FI uint8_t ld_absy() { return rd(index_read(fetch16(), y)); }
-  CULE_FI uint8_t ld_indx() { return rd(ea_indx()); }
-  CULE_FI uint8_t ld_indy() { return rd(index_read(read_ptr(fetch8()), y)); }
 
   // ---- ALU -----------------------------------------------------------------
   CULE_FI void op_ora(uint8_t v) { a = set_nz((uint8_t)(a | v)); }
@@ -292,51 +266,44 @@ struct Core {
   }
 
   // ---- read-modify-write: one read, one write -------------------------------
-  CULE_FI void rmw_asl(uint16_t ea) { wr(ea, shl(rd(ea))); }
-  CULE_FI void rmw_lsr(uint16_t ea) { wr(ea, shr(rd(ea))); }
-  CULE_FI void rmw_rol(uint16_t ea) { wr(ea, rol(rd(ea))); }
-  CULE_FI void rmw_ror(uint16_t ea) { wr(ea, ror(rd(ea))); }
-  CULE_FI void rmw_inc(uint16_t ea) { wr(ea, set_nz((uint8_t)(rd(ea) + 1))); }
-  CULE_FI void rmw_dec(uint16_t ea) { wr(ea, set_nz((uint8_t)(rd(ea) - 1))); }
-
-  // Undocumented combinations: memory op, write back, then the ALU op on A.
-  CULE_FI void rmw_slo(uint16_t ea) {
-    const uint8_t m = rd(ea);
+  // Each mod_* takes the byte read, updates the registers and returns the byte to write
+  // (no bus access, so doing the ALU part before the write changes nothing seen).
+  CULE_FI uint8_t mod_inc(uint8_t m) { return set_nz((uint8_t)(m + 1)); }
+  CULE_FI uint8_t mod_dec(uint8_t m) { return set_nz((uint8_t)(m - 1)); }
+  // Undocumented combinations: the memory op, then the ALU op on A with its result.
+  CULE_FI uint8_t mod_slo(uint8_t m) {
     set_c(m & 0x80u);
     const uint8_t r = (uint8_t)(m << 1);
-    wr(ea, r);
     op_ora(r);
+    return r;
   }
-  CULE_FI void rmw_rla(uint16_t ea) {
-    const uint8_t m = rd(ea);
+  CULE_FI uint8_t mod_rla(uint8_t m) {
     const uint8_t r = (uint8_t)((m << 1) | carry());
-    wr(ea, r);
     set_c(m & 0x80u);
     op_and(r);
+    return r;
   }
-  CULE_FI void rmw_sre(uint16_t ea) {
-    const uint8_t m = rd(ea);
+  CULE_FI uint8_t mod_sre(uint8_t m) {
     set_c(m & 0x01u);
     const uint8_t r = (uint8_t)(m >> 1);
-    wr(ea, r);
     op_eor(r);
+    return r;
   }
-  CULE_FI void rmw_rra(uint16_t ea) {
-    const uint8_t m = rd(ea);
+  CULE_FI uint8_t mod_rra(uint8_t m) {
     const uint8_t r = (uint8_t)((m >> 1) | (carry() << 7));
     set_c(m & 0x01u);  // the bit rotated out feeds the addition
-    wr(ea, r);
     op_adc(r);
+    return r;
   }
-  CULE_FI void rmw_dcp(uint16_t ea) {
-    const uint8_t r = (uint8_t)(rd(ea) - 1);
-    wr(ea, r);
+  CULE_FI uint8_t mod_dcp(uint8_t m) {
+    const uint8_t r = (uint8_t)(m - 1);
     op_cmp(a, r);
+    return r;
   }
-  CULE_FI void rmw_isb(uint16_t ea) {
-    const uint8_t r = (uint8_t)(rd(ea) + 1);
-    wr(ea, r);
+  CULE_FI uint8_t mod_isb(uint8_t m) {
+    const uint8_t r = (uint8_t)(m + 1);
     op_sbc(r);
+    return r;
   }
 
   // ---- other undocumented ALU ops -------------------------------------------
@@ -376,15 +343,11 @@ struct Core {
     a = res;
   }
   // SHA/SHX/SHY/SHS store value & (high byte of the address + 1).
-  CULE_FI void op_sh(uint16_t ea, uint32_t v) { wr(ea, v & (uint32_t)((ea >> 8) + 1u)); }
-  CULE_FI void op_shs(uint16_t ea) {
-    sp = (uint8_t)(a & x);
-    op_sh(ea, sp);
-  }
+  CULE_FI static uint8_t sh_value(uint16_t ea, uint32_t v) { return (uint8_t)(v & (uint32_t)((ea >> 8) + 1u)); }
 
   // ---- control flow ----------------------------------------------------------
-  CULE_FI void branch(bool taken) {
-    const uint8_t off = ld_imm();
+  // A branch, its offset byte fetched: +1 cycle if taken, +2 across a page.
+  CULE_FI void branch_to(uint8_t off, bool taken) {
     if (!taken) return;
     const uint16_t target = (uint16_t)(pc + (int8_t)off);
     tick(((pc ^ target) & 0xFF00u) ? 2 : 1);
@@ -394,8 +357,7 @@ struct Core {
   // RIOT timer, often for a good part of the frame.  When the bus can tell how many
   // more rounds of it would read a non-zero timer with no side effect, those rounds
   // are skipped at once: same cycles, registers, flags and data bus as running them.
-  CULE_FI void op_bne() {
-    const uint8_t off = ld_imm();
+  CULE_FI void bne_to(uint8_t off) {
     if (p & kZ) return;
     const uint16_t target = (uint16_t)(pc + (int8_t)off);
     const uint32_t extra = ((pc ^ target) & 0xFF00u) ? 2 : 1;
@@ -448,267 +410,132 @@ struct Core {
   CULE_FI void op_plp() { p = (uint8_t)(pull_first() | kAlwaysSet); }
 
   // ---- one instruction -----------------------------------------------------
-  // Each case: charge the base cycle count, then run the addressing mode and
-  // the operation.
+  // Decoded through kDecode (cpu6507_decode.hpp, one entry per opcode): charge the base
+  // cycles; fetch the operand bytes; form the effective address (pointer reads for
+  // (zp,X) / (zp),Y, the page-crossing cycle for read-only indexed modes); read the
+  // data; apply the operation; write the result.  Each stage is one piece of code
+  // whatever the opcode, so the lanes of a CUDA warp holding different opcodes stay
+  // together through every bus access and part only in the small switch over the
+  // operation (a switch with one case per opcode, each with its bus accesses inlined,
+  // made a warp run every distinct opcode's case in turn); on the host it runs as fast
+  // as that switch did.
   CULE_FI void step() {
     const uint8_t opcode = fetch8();
+    const uint32_t d = decode_entry(opcode);
+    const uint32_t mode = (d >> 8) & 15u;
+    tick((d >> 12) & 15u);
+    if (mode == kSpecial) {
+      step_special(opcode);
+      return;
+    }
+    uint32_t ea = pc;   // kImm: the operand byte
+    if (mode == kImm) pc = (uint16_t)(pc + 1);
+    if (mode >= kRel) {
+      uint32_t lo = fetch8();
+      if (mode >= kAbs) lo |= (uint32_t)fetch8() << 8;
+      if (mode == kIndX || mode == kIndY) lo = read_ptr(mode == kIndX ? (uint8_t)(lo + x) : lo);
+      const uint32_t index = (mode == kZpX || mode == kAbsX) ? x : (mode == kZpY || mode == kIndY || mode == kAbsY) ? y : 0u;
+      ea = (mode <= kZpY) ? ((lo + index) & 0xFFu) : ((lo + index) & 0xFFFFu);
+      if ((d & (1u << 16)) && ((lo ^ ea) & 0xFF00u)) tick(1);   // read-only indexed, page crossed
+    }
+    const uint32_t access = (d >> 17) & 3u;
+    uint8_t v = 0;
+    if (access & kRead) v = rd(ea);
+    uint8_t r = 0;
+    switch (d & 0x7Fu) {
+      // read
+      case kORA: op_ora(v); break;
+      case kAND: op_and(v); break;
+      case kEOR: op_eor(v); break;
+      case kADC: op_adc(v); break;
+      case kSBC: op_sbc(v); break;
+      case kCMP: op_cmp(a, v); break;
+      case kCPX: op_cmp(x, v); break;
+      case kCPY: op_cmp(y, v); break;
+      case kBIT: op_bit(v); break;
+      case kLDA: a = set_nz(v); break;
+      case kLDX: x = set_nz(v); break;
+      case kLDY: y = set_nz(v); break;
+      case kLAX: a = x = set_nz(v); break;
+      case kANC: op_anc(v); break;
+      case kASR: op_asr(v); break;
+      case kARR: op_arr(v); break;
+      case kANE: op_ane(v); break;
+      case kLXA: op_lxa(v); break;
+      case kSBX: op_sbx(v); break;
+      case kLAS: op_las(v); break;
+      // write
+      case kSTA: r = a; break;
+      case kSTX: r = x; break;
+      case kSTY: r = y; break;
+      case kSAX: r = (uint8_t)(a & x); break;
+      case kSHA: r = sh_value((uint16_t)ea, a & x); break;
+      case kSHX: r = sh_value((uint16_t)ea, x); break;
+      case kSHY: r = sh_value((uint16_t)ea, y); break;
+      case kSHS: sp = (uint8_t)(a & x); r = sh_value((uint16_t)ea, sp); break;
+      // read-modify-write
+      case kASL: r = shl(v); break;
+      case kLSR: r = shr(v); break;
+      case kROL: r = rol(v); break;
+      case kROR: r = ror(v); break;
+      case kINC: r = mod_inc(v); break;
+      case kDEC: r = mod_dec(v); break;
+      case kSLO: r = mod_slo(v); break;
+      case kRLA: r = mod_rla(v); break;
+      case kSRE: r = mod_sre(v); break;
+      case kRRA: r = mod_rra(v); break;
+      case kDCP: r = mod_dcp(v); break;
+      case kISB: r = mod_isb(v); break;
+      // implied
+      case kASLA: a = shl(a); break;
+      case kLSRA: a = shr(a); break;
+      case kROLA: a = rol(a); break;
+      case kRORA: a = ror(a); break;
+      case kTAX: x = set_nz(a); break;
+      case kTAY: y = set_nz(a); break;
+      case kTXA: a = set_nz(x); break;
+      case kTYA: a = set_nz(y); break;
+      case kTSX: x = set_nz(sp); break;
+      case kTXS: sp = x; break;
+      case kINX: x = set_nz((uint8_t)(x + 1)); break;
+      case kINY: y = set_nz((uint8_t)(y + 1)); break;
+      case kDEX: x = set_nz((uint8_t)(x - 1)); break;
+      case kDEY: y = set_nz((uint8_t)(y - 1)); break;
+      case kCLC: p &= (uint8_t)~kC; break;
+      case kSEC: p |= kC; break;
+      case kCLI: p &= (uint8_t)~kI; break;
+      case kSEI: p |= kI; break;
+      case kCLD: p &= (uint8_t)~kD; break;
+      case kSED: p |= kD; break;
+      case kCLV: p &= (uint8_t)~kV; break;
+      case kJMP: pc = (uint16_t)ea; break;
+      // relative: ea holds the offset byte
+      case kBPL: branch_to((uint8_t)ea, !(p & kN)); break;
+      case kBMI: branch_to((uint8_t)ea, (p & kN) != 0); break;
+      case kBVC: branch_to((uint8_t)ea, !(p & kV)); break;
+      case kBVS: branch_to((uint8_t)ea, (p & kV) != 0); break;
+      case kBCC: branch_to((uint8_t)ea, !(p & kC)); break;
+      case kBCS: branch_to((uint8_t)ea, (p & kC) != 0); break;
+      case kBNE: bne_to((uint8_t)ea); break;
+      case kBEQ: branch_to((uint8_t)ea, (p & kZ) != 0); break;
+      default: break;   // kNOP
+    }
+    if (access & kWrite) wr(ea, r);
+  }
+
+  // Stack and control-flow instructions, JMP (ind) and JAM (base cycles already charged).
+  CULE_FI void step_special(uint8_t opcode) {
     switch (opcode) {
-      case 0x00: tick(7); op_brk(); break;                             // BRK
-      case 0x01: tick(6); op_ora(ld_indx()); break;                    // ORA (zp,X)
-      case 0x02: tick(2); halted = 1; break;                           // JAM
-      case 0x03: tick(8); rmw_slo(ea_indx()); break;                   // SLO (zp,X)  (undoc)
-      case 0x04: tick(3); (void)ld_zp(); break;                        // NOP zp  (undoc)
-      case 0x05: tick(3); op_ora(ld_zp()); break;                      // ORA zp
-      case 0x06: tick(5); rmw_asl(ea_zp()); break;                     // ASL zp
-      case 0x07: tick(5); rmw_slo(ea_zp()); break;                     // SLO zp  (undoc)
-      case 0x08: tick(3); push(p); break;                              // PHP
-      case 0x09: tick(2); op_ora(ld_imm()); break;                     // ORA #imm
-      case 0x0A: tick(2); a = shl(a); break;                           // ASL A
-      case 0x0B: tick(2); op_anc(ld_imm()); break;                     // ANC #imm  (undoc)
-      case 0x0C: tick(4); (void)ld_abs(); break;                       // NOP abs  (undoc)
-      case 0x0D: tick(4); op_ora(ld_abs()); break;                     // ORA abs
-      case 0x0E: tick(6); rmw_asl(ea_abs()); break;                    // ASL abs
-      case 0x0F: tick(6); rmw_slo(ea_abs()); break;                    // SLO abs  (undoc)
-      case 0x10: tick(2); branch(!(p & kN)); break;                    // BPL rel
-      case 0x11: tick(5); op_ora(ld_indy()); break;                    // ORA (zp),Y
-      case 0x12: tick(2); halted = 1; break;                           // JAM
-      case 0x13: tick(8); rmw_slo(ea_indy()); break;                   // SLO (zp),Y  (undoc)
-      case 0x14: tick(4); (void)ld_zpx(); break;                       // NOP zp,X  (undoc)
-      case 0x15: tick(4); op_ora(ld_zpx()); break;                     // ORA zp,X
-      case 0x16: tick(6); rmw_asl(ea_zpx()); break;                    // ASL zp,X
-      case 0x17: tick(6); rmw_slo(ea_zpx()); break;                    // SLO zp,X  (undoc)
-      case 0x18: tick(2); p &= (uint8_t)~kC; break;                    // CLC
-      case 0x19: tick(4); op_ora(ld_absy()); break;                    // ORA abs,Y
-      case 0x1A: tick(2); break;                                       // NOP  (undoc)
-      case 0x1B: tick(7); rmw_slo(ea_absy()); break;                   // SLO abs,Y  (undoc)
-      case 0x1C: tick(4); (void)ld_absx(); break;                      // NOP abs,X  (undoc)
-      case 0x1D: tick(4); op_ora(ld_absx()); break;                    // ORA abs,X
-      case 0x1E: tick(7); rmw_asl(ea_absx()); break;                   // ASL abs,X
-      case 0x1F: tick(7); rmw_slo(ea_absx()); break;                   // SLO abs,X  (undoc)
-      case 0x20: tick(6); op_jsr(); break;                             // JSR
-      case 0x21: tick(6); op_and(ld_indx()); break;                    // AND (zp,X)
-      case 0x22: tick(2); halted = 1; break;                           // JAM
-      case 0x23: tick(8); rmw_rla(ea_indx()); break;                   // RLA (zp,X)  (undoc)
-      case 0x24: tick(3); op_bit(ld_zp()); break;                      // BIT zp
-      case 0x25: tick(3); op_and(ld_zp()); break;                      // AND zp
-      case 0x26: tick(5); rmw_rol(ea_zp()); break;                     // ROL zp
-      case 0x27: tick(5); rmw_rla(ea_zp()); break;                     // RLA zp  (undoc)
-      case 0x28: tick(4); op_plp(); break;                             // PLP
-      case 0x29: tick(2); op_and(ld_imm()); break;                     // AND #imm
-      case 0x2A: tick(2); a = rol(a); break;                           // ROL A
-      case 0x2B: tick(2); op_anc(ld_imm()); break;                     // ANC #imm  (undoc)
-      case 0x2C: tick(4); op_bit(ld_abs()); break;                     // BIT abs
-      case 0x2D: tick(4); op_and(ld_abs()); break;                     // AND abs
-      case 0x2E: tick(6); rmw_rol(ea_abs()); break;                    // ROL abs
-      case 0x2F: tick(6); rmw_rla(ea_abs()); break;                    // RLA abs  (undoc)
-      case 0x30: tick(2); branch((p & kN)); break;                     // BMI rel
-      case 0x31: tick(5); op_and(ld_indy()); break;                    // AND (zp),Y
-      case 0x32: tick(2); halted = 1; break;                           // JAM
-      case 0x33: tick(8); rmw_rla(ea_indy()); break;                   // RLA (zp),Y  (undoc)
-      case 0x34: tick(4); (void)ld_zpx(); break;                       // NOP zp,X  (undoc)
-      case 0x35: tick(4); op_and(ld_zpx()); break;                     // AND zp,X
-      case 0x36: tick(6); rmw_rol(ea_zpx()); break;                    // ROL zp,X
-      case 0x37: tick(6); rmw_rla(ea_zpx()); break;                    // RLA zp,X  (undoc)
-      case 0x38: tick(2); p |= kC; break;                              // SEC
-      case 0x39: tick(4); op_and(ld_absy()); break;                    // AND abs,Y
-      case 0x3A: tick(2); break;                                       // NOP  (undoc)
-      case 0x3B: tick(7); rmw_rla(ea_absy()); break;                   // RLA abs,Y  (undoc)
-      case 0x3C: tick(4); (void)ld_absx(); break;                      // NOP abs,X  (undoc)
-      case 0x3D: tick(4); op_and(ld_absx()); break;                    // AND abs,X
-      case 0x3E: tick(7); rmw_rol(ea_absx()); break;                   // ROL abs,X
-      case 0x3F: tick(7); rmw_rla(ea_absx()); break;                   // RLA abs,X  (undoc)
-      case 0x40: tick(6); op_rti(); break;                             // RTI
-      case 0x41: tick(6); op_eor(ld_indx()); break;                    // EOR (zp,X)
-      case 0x42: tick(2); halted = 1; break;                           // JAM
-      case 0x43: tick(8); rmw_sre(ea_indx()); break;                   // SRE (zp,X)  (undoc)
-      case 0x44: tick(3); (void)ld_zp(); break;                        // NOP zp  (undoc)
-      case 0x45: tick(3); op_eor(ld_zp()); break;                      // EOR zp
-      case 0x46: tick(5); rmw_lsr(ea_zp()); break;                     // LSR zp
-      case 0x47: tick(5); rmw_sre(ea_zp()); break;                     // SRE zp  (undoc)
-      case 0x48: tick(3); push(a); break;                              // PHA
-      case 0x49: tick(2); op_eor(ld_imm()); break;                     // EOR #imm
-      case 0x4A: tick(2); a = shr(a); break;                           // LSR A
-      case 0x4B: tick(2); op_asr(ld_imm()); break;                     // ASR #imm  (undoc)
-      case 0x4C: tick(3); pc = ea_abs(); break;                        // JMP abs
-      case 0x4D: tick(4); op_eor(ld_abs()); break;                     // EOR abs
-      case 0x4E: tick(6); rmw_lsr(ea_abs()); break;                    // LSR abs
-      case 0x4F: tick(6); rmw_sre(ea_abs()); break;                    // SRE abs  (undoc)
-      case 0x50: tick(2); branch(!(p & kV)); break;                    // BVC rel
-      case 0x51: tick(5); op_eor(ld_indy()); break;                    // EOR (zp),Y
-      case 0x52: tick(2); halted = 1; break;                           // JAM
-      case 0x53: tick(8); rmw_sre(ea_indy()); break;                   // SRE (zp),Y  (undoc)
-      case 0x54: tick(4); (void)ld_zpx(); break;                       // NOP zp,X  (undoc)
-      case 0x55: tick(4); op_eor(ld_zpx()); break;                     // EOR zp,X
-      case 0x56: tick(6); rmw_lsr(ea_zpx()); break;                    // LSR zp,X
-      case 0x57: tick(6); rmw_sre(ea_zpx()); break;                    // SRE zp,X  (undoc)
-      case 0x58: tick(2); p &= (uint8_t)~kI; break;                    // CLI
-      case 0x59: tick(4); op_eor(ld_absy()); break;                    // EOR abs,Y
-      case 0x5A: tick(2); break;                                       // NOP  (undoc)
-      case 0x5B: tick(7); rmw_sre(ea_absy()); break;                   // SRE abs,Y  (undoc)
-      case 0x5C: tick(4); (void)ld_absx(); break;                      // NOP abs,X  (undoc)
-      case 0x5D: tick(4); op_eor(ld_absx()); break;                    // EOR abs,X
-      case 0x5E: tick(7); rmw_lsr(ea_absx()); break;                   // LSR abs,X
-      case 0x5F: tick(7); rmw_sre(ea_absx()); break;                   // SRE abs,X  (undoc)
-      case 0x60: tick(6); op_rts(); break;                             // RTS
-      case 0x61: tick(6); op_adc(ld_indx()); break;                    // ADC (zp,X)
-      case 0x62: tick(2); halted = 1; break;                           // JAM
-      case 0x63: tick(8); rmw_rra(ea_indx()); break;                   // RRA (zp,X)  (undoc)
-      case 0x64: tick(3); (void)ld_zp(); break;                        // NOP zp  (undoc)
-      case 0x65: tick(3); op_adc(ld_zp()); break;                      // ADC zp
-      case 0x66: tick(5); rmw_ror(ea_zp()); break;                     // ROR zp
-      case 0x67: tick(5); rmw_rra(ea_zp()); break;                     // RRA zp  (undoc)
-      case 0x68: tick(4); op_pla(); break;                             // PLA
-      case 0x69: tick(2); op_adc(ld_imm()); break;                     // ADC #imm
-      case 0x6A: tick(2); a = ror(a); break;                           // ROR A
-      case 0x6B: tick(2); op_arr(ld_imm()); break;                     // ARR #imm  (undoc)
-      case 0x6C: tick(5); pc = ea_ind(); break;                        // JMP (abs)
-      case 0x6D: tick(4); op_adc(ld_abs()); break;                     // ADC abs
-      case 0x6E: tick(6); rmw_ror(ea_abs()); break;                    // ROR abs
-      case 0x6F: tick(6); rmw_rra(ea_abs()); break;                    // RRA abs  (undoc)
-      case 0x70: tick(2); branch((p & kV)); break;                     // BVS rel
-      case 0x71: tick(5); op_adc(ld_indy()); break;                    // ADC (zp),Y
-      case 0x72: tick(2); halted = 1; break;                           // JAM
-      case 0x73: tick(8); rmw_rra(ea_indy()); break;                   // RRA (zp),Y  (undoc)
-      case 0x74: tick(4); (void)ld_zpx(); break;                       // NOP zp,X  (undoc)
-      case 0x75: tick(4); op_adc(ld_zpx()); break;                     // ADC zp,X
-      case 0x76: tick(6); rmw_ror(ea_zpx()); break;                    // ROR zp,X
-      case 0x77: tick(6); rmw_rra(ea_zpx()); break;                    // RRA zp,X  (undoc)
-      case 0x78: tick(2); p |= kI; break;                              // SEI
-      case 0x79: tick(4); op_adc(ld_absy()); break;                    // ADC abs,Y
-      case 0x7A: tick(2); break;                                       // NOP  (undoc)
-      case 0x7B: tick(7); rmw_rra(ea_absy()); break;                   // RRA abs,Y  (undoc)
-      case 0x7C: tick(4); (void)ld_absx(); break;                      // NOP abs,X  (undoc)
-      case 0x7D: tick(4); op_adc(ld_absx()); break;                    // ADC abs,X
-      case 0x7E: tick(7); rmw_ror(ea_absx()); break;                   // ROR abs,X
-      case 0x7F: tick(7); rmw_rra(ea_absx()); break;                   // RRA abs,X  (undoc)
-      case 0x80: tick(2); (void)ld_imm(); break;                       // NOP #imm  (undoc)
-      case 0x81: tick(6); wr(ea_indx(), a); break;                     // STA (zp,X)
-      case 0x82: tick(2); (void)ld_imm(); break;                       // NOP #imm  (undoc)
-      case 0x83: tick(6); wr(ea_indx(), a & x); break;                 // SAX (zp,X)  (undoc)
-      case 0x84: tick(3); wr(ea_zp(), y); break;                       // STY zp
-      case 0x85: tick(3); wr(ea_zp(), a); break;                       // STA zp
-      case 0x86: tick(3); wr(ea_zp(), x); break;                       // STX zp
-      case 0x87: tick(3); wr(ea_zp(), a & x); break;                   // SAX zp  (undoc)
-      case 0x88: tick(2); y = set_nz((uint8_t)(y - 1)); break;         // DEY
-      case 0x89: tick(2); (void)ld_imm(); break;                       // NOP #imm  (undoc)
-      case 0x8A: tick(2); a = set_nz(x); break;                        // TXA
-      case 0x8B: tick(2); op_ane(ld_imm()); break;                     // ANE #imm  (undoc)
-      case 0x8C: tick(4); wr(ea_abs(), y); break;                      // STY abs
-      case 0x8D: tick(4); wr(ea_abs(), a); break;                      // STA abs
-      case 0x8E: tick(4); wr(ea_abs(), x); break;                      // STX abs
-      case 0x8F: tick(4); wr(ea_abs(), a & x); break;                  // SAX abs  (undoc)
-      case 0x90: tick(2); branch(!(p & kC)); break;                    // BCC rel
-      case 0x91: tick(6); wr(ea_indy(), a); break;                     // STA (zp),Y
-      case 0x92: tick(2); halted = 1; break;                           // JAM
-      case 0x93: tick(6); op_sh(ea_indy(), a & x); break;              // SHA (zp),Y  (undoc)
-      case 0x94: tick(4); wr(ea_zpx(), y); break;                      // STY zp,X
-      case 0x95: tick(4); wr(ea_zpx(), a); break;                      // STA zp,X
-      case 0x96: tick(4); wr(ea_zpy(), x); break;                      // STX zp,Y
-      case 0x97: tick(4); wr(ea_zpy(), a & x); break;                  // SAX zp,Y  (undoc)
-      case 0x98: tick(2); a = set_nz(y); break;                        // TYA
-      case 0x99: tick(5); wr(ea_absy(), a); break;                     // STA abs,Y
-      case 0x9A: tick(2); sp = x; break;                               // TXS
-      case 0x9B: tick(5); op_shs(ea_absy()); break;                    // SHS abs,Y  (undoc)
-      case 0x9C: tick(5); op_sh(ea_absx(), y); break;                  // SHY abs,X  (undoc)
-      case 0x9D: tick(5); wr(ea_absx(), a); break;                     // STA abs,X
-      case 0x9E: tick(5); op_sh(ea_absy(), x); break;                  // SHX abs,Y  (undoc)
-      case 0x9F: tick(5); op_sh(ea_absy(), a & x); break;              // SHA abs,Y  (undoc)
-      case 0xA0: tick(2); y = set_nz(ld_imm()); break;                 // LDY #imm
-      case 0xA1: tick(6); a = set_nz(ld_indx()); break;                // LDA (zp,X)
-      case 0xA2: tick(2); x = set_nz(ld_imm()); break;                 // LDX #imm
-      case 0xA3: tick(6); a = x = set_nz(ld_indx()); break;            // LAX (zp,X)  (undoc)
-      case 0xA4: tick(3); y = set_nz(ld_zp()); break;                  // LDY zp
-      case 0xA5: tick(3); a = set_nz(ld_zp()); break;                  // LDA zp
-      case 0xA6: tick(3); x = set_nz(ld_zp()); break;                  // LDX zp
-      case 0xA7: tick(4); a = x = set_nz(ld_zp()); break;              // LAX zp  (undoc)
-      case 0xA8: tick(2); y = set_nz(a); break;                        // TAY
-      case 0xA9: tick(2); a = set_nz(ld_imm()); break;                 // LDA #imm
-      case 0xAA: tick(2); x = set_nz(a); break;                        // TAX
-      case 0xAB: tick(2); op_lxa(ld_imm()); break;                     // LXA #imm  (undoc)
-      case 0xAC: tick(4); y = set_nz(ld_abs()); break;                 // LDY abs
-      case 0xAD: tick(4); a = set_nz(ld_abs()); break;                 // LDA abs
-      case 0xAE: tick(4); x = set_nz(ld_abs()); break;                 // LDX abs
-      case 0xAF: tick(4); a = x = set_nz(ld_abs()); break;             // LAX abs  (undoc)
-      case 0xB0: tick(2); branch((p & kC)); break;                     // BCS rel
-      case 0xB1: tick(5); a = set_nz(ld_indy()); break;                // LDA (zp),Y
-      case 0xB2: tick(2); halted = 1; break;                           // JAM
-      case 0xB3: tick(5); a = x = set_nz(ld_indy()); break;            // LAX (zp),Y  (undoc)
-      case 0xB4: tick(4); y = set_nz(ld_zpx()); break;                 // LDY zp,X
-      case 0xB5: tick(4); a = set_nz(ld_zpx()); break;                 // LDA zp,X
-      case 0xB6: tick(4); x = set_nz(ld_zpy()); break;                 // LDX zp,Y
-      case 0xB7: tick(4); a = x = set_nz(ld_zpy()); break;             // LAX zp,Y  (undoc)
-      case 0xB8: tick(2); p &= (uint8_t)~kV; break;                    // CLV
-      case 0xB9: tick(4); a = set_nz(ld_absy()); break;                // LDA abs,Y
-      case 0xBA: tick(2); x = set_nz(sp); break;                       // TSX
-      case 0xBB: tick(4); op_las(ld_absy()); break;                    // LAS abs,Y  (undoc)
-      case 0xBC: tick(4); y = set_nz(ld_absx()); break;                // LDY abs,X
-      case 0xBD: tick(4); a = set_nz(ld_absx()); break;                // LDA abs,X
-      case 0xBE: tick(4); x = set_nz(ld_absy()); break;                // LDX abs,Y
-      case 0xBF: tick(4); a = x = set_nz(ld_absy()); break;            // LAX abs,Y  (undoc)
-      case 0xC0: tick(2); op_cmp(y, ld_imm()); break;                  // CPY #imm
-      case 0xC1: tick(6); op_cmp(a, ld_indx()); break;                 // CMP (zp,X)
-      case 0xC2: tick(2); (void)ld_imm(); break;                       // NOP #imm  (undoc)
-      case 0xC3: tick(8); rmw_dcp(ea_indx()); break;                   // DCP (zp,X)  (undoc)
-      case 0xC4: tick(3); op_cmp(y, ld_zp()); break;                   // CPY zp
-      case 0xC5: tick(3); op_cmp(a, ld_zp()); break;                   // CMP zp
-      case 0xC6: tick(5); rmw_dec(ea_zp()); break;                     // DEC zp
-      case 0xC7: tick(5); rmw_dcp(ea_zp()); break;                     // DCP zp  (undoc)
-      case 0xC8: tick(2); y = set_nz((uint8_t)(y + 1)); break;         // INY
-      case 0xC9: tick(2); op_cmp(a, ld_imm()); break;                  // CMP #imm
-      case 0xCA: tick(2); x = set_nz((uint8_t)(x - 1)); break;         // DEX
-      case 0xCB: tick(2); op_sbx(ld_imm()); break;                     // SBX #imm  (undoc)
-      case 0xCC: tick(4); op_cmp(y, ld_abs()); break;                  // CPY abs
-      case 0xCD: tick(4); op_cmp(a, ld_abs()); break;                  // CMP abs
-      case 0xCE: tick(6); rmw_dec(ea_abs()); break;                    // DEC abs
-      case 0xCF: tick(6); rmw_dcp(ea_abs()); break;                    // DCP abs  (undoc)
-      case 0xD0: tick(2); op_bne(); break;                             // BNE rel
-      case 0xD1: tick(5); op_cmp(a, ld_indy()); break;                 // CMP (zp),Y
-      case 0xD2: tick(2); halted = 1; break;                           // JAM
-      case 0xD3: tick(8); rmw_dcp(ea_indy()); break;                   // DCP (zp),Y  (undoc)
-      case 0xD4: tick(4); (void)ld_zpx(); break;                       // NOP zp,X  (undoc)
-      case 0xD5: tick(4); op_cmp(a, ld_zpx()); break;                  // CMP zp,X
-      case 0xD6: tick(6); rmw_dec(ea_zpx()); break;                    // DEC zp,X
-      case 0xD7: tick(6); rmw_dcp(ea_zpx()); break;                    // DCP zp,X  (undoc)
-      case 0xD8: tick(2); p &= (uint8_t)~kD; break;                    // CLD
-      case 0xD9: tick(4); op_cmp(a, ld_absy()); break;                 // CMP abs,Y
-      case 0xDA: tick(2); break;                                       // NOP  (undoc)
-      case 0xDB: tick(7); rmw_dcp(ea_absy()); break;                   // DCP abs,Y  (undoc)
-      case 0xDC: tick(4); (void)ld_absx(); break;                      // NOP abs,X  (undoc)
-      case 0xDD: tick(4); op_cmp(a, ld_absx()); break;                 // CMP abs,X
-      case 0xDE: tick(7); rmw_dec(ea_absx()); break;                   // DEC abs,X
-      case 0xDF: tick(7); rmw_dcp(ea_absx()); break;                   // DCP abs,X  (undoc)
-      case 0xE0: tick(2); op_cmp(x, ld_imm()); break;                  // CPX #imm
-      case 0xE1: tick(6); op_sbc(ld_indx()); break;                    // SBC (zp,X)
-      case 0xE2: tick(2); (void)ld_imm(); break;                       // NOP #imm  (undoc)
-      case 0xE3: tick(8); rmw_isb(ea_indx()); break;                   // ISB (zp,X)  (undoc)
-      case 0xE4: tick(3); op_cmp(x, ld_zp()); break;                   // CPX zp
-      case 0xE5: tick(3); op_sbc(ld_zp()); break;                      // SBC zp
-      case 0xE6: tick(5); rmw_inc(ea_zp()); break;                     // INC zp
-      case 0xE7: tick(5); rmw_isb(ea_zp()); break;                     // ISB zp  (undoc)
-      case 0xE8: tick(2); x = set_nz((uint8_t)(x + 1)); break;         // INX
-      case 0xE9: tick(2); op_sbc(ld_imm()); break;                     // SBC #imm
-      case 0xEA: tick(2); break;                                       // NOP
-      case 0xEB: tick(2); op_sbc(ld_imm()); break;                     // SBC #imm
-      case 0xEC: tick(4); op_cmp(x, ld_abs()); break;                  // CPX abs
-      case 0xED: tick(4); op_sbc(ld_abs()); break;                     // SBC abs
-      case 0xEE: tick(6); rmw_inc(ea_abs()); break;                    // INC abs
-      case 0xEF: tick(6); rmw_isb(ea_abs()); break;                    // ISB abs  (undoc)
-      case 0xF0: tick(2); branch((p & kZ)); break;                     // BEQ rel
-      case 0xF1: tick(5); op_sbc(ld_indy()); break;                    // SBC (zp),Y
-      case 0xF2: tick(2); halted = 1; break;                           // JAM
-      case 0xF3: tick(8); rmw_isb(ea_indy()); break;                   // ISB (zp),Y  (undoc)
-      case 0xF4: tick(4); (void)ld_zpx(); break;                       // NOP zp,X  (undoc)
-      case 0xF5: tick(4); op_sbc(ld_zpx()); break;                     // SBC zp,X
-      case 0xF6: tick(6); rmw_inc(ea_zpx()); break;                    // INC zp,X
-      case 0xF7: tick(6); rmw_isb(ea_zpx()); break;                    // ISB zp,X  (undoc)
-      case 0xF8: tick(2); p |= kD; break;                              // SED
-      case 0xF9: tick(4); op_sbc(ld_absy()); break;                    // SBC abs,Y
-      case 0xFA: tick(2); break;                                       // NOP  (undoc)
-      case 0xFB: tick(7); rmw_isb(ea_absy()); break;                   // ISB abs,Y  (undoc)
-      case 0xFC: tick(4); (void)ld_absx(); break;                      // NOP abs,X  (undoc)
-      case 0xFD: tick(4); op_sbc(ld_absx()); break;                    // SBC abs,X
-      case 0xFE: tick(7); rmw_inc(ea_absx()); break;                   // INC abs,X
-      case 0xFF: tick(7); rmw_isb(ea_absx()); break;                   // ISB abs,X  (undoc)
+      case 0x00: op_brk(); break;
+      case 0x08: push(p); break;
+      case 0x20: op_jsr(); break;
+      case 0x28: op_plp(); break;
+      case 0x40: op_rti(); break;
+      case 0x48: push(a); break;
+      case 0x60: op_rts(); break;
+      case 0x68: op_pla(); break;
+      case 0x6C: pc = ea_ind(); break;
+      default: halted = 1; break;   // the twelve JAMs
     }
   }
 };
