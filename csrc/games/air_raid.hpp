@@ -11,8 +11,7 @@ struct AirRaid : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xAA, 0xA9, 0xA8);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = ram_at(c, 0xA7) == 0xFF;
   }
   CULE_HD static int starting_actions(uint8_t* out) { out[0] = action::FIRE; return 1; }

@@ -17,8 +17,7 @@ struct Alien : GameBase {
     int score = digit(c, 0x8B) + 10 * digit(c, 0x89) + 100 * digit(c, 0x87) +
                 1000 * digit(c, 0x85) + 10000 * digit(c, 0x83);
     score *= 10;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int lives = ram_at(c, 0xC0) & 15;
     v.terminal = lives <= 0;
     v.lives = lives;

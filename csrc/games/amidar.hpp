@@ -10,8 +10,7 @@ struct Amidar : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xD9, 0xDA, 0xDB);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int b = ram_at(c, 0xD6);
     v.terminal = b == 0x80;
     v.lives = b & 0xF;

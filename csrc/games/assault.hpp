@@ -10,8 +10,7 @@ struct Assault : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x82, 0x81, 0x80);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0xE5);
     v.terminal = v.lives == 0;
   }

@@ -10,8 +10,7 @@ struct Asterix : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xE0, 0xDF, 0xDE);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0xD3) & 0xF;
     v.terminal = ram_at(c, 0xC7) == 0x01 && v.lives == 1;   // death counter on the last life
   }

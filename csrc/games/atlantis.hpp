@@ -11,8 +11,7 @@ struct Atlantis : GameBase {
     GameVars& v = c.game;
     int score = 100 * decimal_score(c, 0xA2, 0xA3, 0xA1);
     int previous = v.score;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0xF1);
     v.terminal = v.lives == 0xFF;
     if (v.terminal) {   // the score is cleared at game over: keep the last one, no reward

@@ -16,8 +16,7 @@ struct Atlantis2 : GameBase {
       v.reward = 0;
     } else {
       int score = decimal_score(c, 0xA1, 0xA2, 0xA3);
-      v.reward = score - v.score;
-      v.score = score;
+      update_score(v, score);
     }
   }
   CULE_HD static int lives(const Console& c) { return c.game.terminal ? 0 : c.game.lives; }

@@ -10,8 +10,7 @@ struct BankHeist : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xDA, 0xD9, 0xD8);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int death_timer = ram_at(c, 0xCE);
     v.lives = ram_at(c, 0xD5);
     v.terminal = death_timer == 0x01 && v.lives == 0;

@@ -10,8 +10,7 @@ struct BasicMath : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x84);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = decimal_score(c, 0x86) != 0;
   }
   template <class Env>

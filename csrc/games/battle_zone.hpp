@@ -16,8 +16,7 @@ struct BattleZone : GameBase {
     if (d1 == 10) d1 = 0;
     if (d2 == 10) d2 = 0;
     int score = 1000 * (d0 + 10 * d1 + 100 * d2);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0xBA) & 0xF;
     v.terminal = v.lives == 0;
   }

@@ -10,8 +10,7 @@ struct BeamRider : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x89, 0x8A, 0x8B);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     // A lost life only counts once the death sequence flag (0x8C == 1) is up.
     int lives = ram_at(c, 0x85) + 1;
     if (lives == v.lives - 1) {

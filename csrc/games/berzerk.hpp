@@ -10,8 +10,7 @@ struct Berzerk : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xDF, 0xDE, 0xDD);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int b = ram_at(c, 0xDA);
     v.terminal = b == 0xFF;
     v.lives = b + 1;

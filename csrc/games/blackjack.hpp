@@ -12,8 +12,7 @@ struct Blackjack : GameBase {
     // Out of chips: the chip display shows the "bust" pattern 0x0B / 0xBB.
     bool bust = ram_at(c, 0x86) == 0x0B && ram_at(c, 0x89) == 0xBB;
     int score = bust ? 0 : decimal_score(c, 0x89, 0x86);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = bust || score >= 1000;
   }
 };

@@ -10,8 +10,7 @@ struct Bowling : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xA1, 0xA6);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = ram_at(c, 0xA4) > 0x10;   // past the tenth frame
   }
   CULE_HD static int lives(const Console&) { return 0; }

@@ -13,8 +13,7 @@ struct Boxing : GameBase {
     int mine = ram_at(c, 0x92) == 0xC0 ? 100 : decimal_score(c, 0x92);
     int theirs = ram_at(c, 0x93) == 0xC0 ? 100 : decimal_score(c, 0x93);
     int score = mine - theirs;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     if (mine == 100 || theirs == 100) {
       v.terminal = 1;
     } else {

@@ -11,8 +11,7 @@ struct Breakout : GameBase {
     GameVars& v = c.game;
     int x = ram_at(c, 77), y = ram_at(c, 76);
     int score = (x & 0x0F) + 10 * ((x & 0xF0) >> 4) + 100 * (y & 0x0F);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int lives = ram_at(c, 57);
     if (!v.started && lives == 5) v.started = 1;
     v.terminal = v.started && lives == 0;

@@ -10,8 +10,7 @@ struct Carnival : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = 10 * decimal_score(c, 0xAE, 0xAD);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = ram_at(c, 0x83) < 1;   // out of ammunition
   }
   CULE_HD static int lives(const Console&) { return 0; }

@@ -10,8 +10,7 @@ struct Centipede : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xF6, 0xF5, 0xF4);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     if (v.reward < 0) v.reward = 0;
     v.lives = ((ram_at(c, 0xED) >> 4) & 0x7) + 1;
     v.terminal = (ram_at(c, 0xA6) & 0x40) != 0;

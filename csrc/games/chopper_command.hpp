@@ -10,8 +10,7 @@ struct ChopperCommand : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = 100 * decimal_score(c, 0xEE, 0xEC);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0xE4) & 0xF;
     // The chopper faces left (0xC2 bit 0 clear) until a game has begun: zero lives
     // only end the episode after that.

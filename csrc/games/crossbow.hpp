@@ -10,8 +10,7 @@ struct Crossbow : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x8D, 0x8C, 0x8B);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = ram_at(c, 0xE7) == 0x82;
   }
   // The mode byte 0x8D holds the mode + 1 (as an 8-bit value).

@@ -24,8 +24,7 @@ struct DarkChambers : GameBase {
     if (score < v.score) {
       v.terminal = 1;
     } else {
-      v.reward = score - v.score;
-      v.score = score;
+      update_score(v, score);
     }
     if ((ram_at(c, 0xCA) & 0x1F) == 0) v.terminal = 1;   // health (top 3 bits are items)
   }

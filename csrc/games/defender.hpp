@@ -17,8 +17,7 @@ struct Defender : GameBase {
       score += d * mult;
       mult *= 10;
     }
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0xC2);
     v.terminal = v.lives == 0;
   }

@@ -14,8 +14,7 @@ struct DemonAttack : GameBase {
     int score = decimal_score(c, 0x85, 0x83, 0x81);
     // 0xEA 0xCD 0xAB in the score bytes is the attract-mode pattern: no score.
     if (ram_at(c, 0x81) == 0xAB && ram_at(c, 0x83) == 0xCD && ram_at(c, 0x85) == 0xEA) score = 0;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int shown = ram_at(c, 0xF2);
     int flag = ram_at(c, 0xF1);
     v.terminal = shown == 0 && flag == 0xBD && !v.started;

@@ -10,8 +10,7 @@ struct DonkeyKong : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = 100 * decimal_score(c, 0x88, 0x87);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0xA3);
     v.terminal = v.lives == 0 && ram_at(c, 0x8F) == 0x03 && ram_at(c, 0x8B) == 0x1F;
   }

@@ -11,8 +11,7 @@ struct DoubleDunk : GameBase {
     GameVars& v = c.game;
     int mine = decimal_score(c, 0xF6), theirs = decimal_score(c, 0xF7);
     int score = mine - theirs;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = (mine >= 24 || theirs >= 24) && ram_at(c, 0xFE) == 0xE7;
   }
   CULE_HD static int lives(const Console&) { return 0; }

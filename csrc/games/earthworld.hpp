@@ -10,8 +10,7 @@ struct Earthworld : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xA7);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = score == 10;
   }
 };

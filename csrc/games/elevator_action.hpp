@@ -11,8 +11,7 @@ struct ElevatorAction : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x89, 0x88, 0x87);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0x83);
     bool start_screen = ram_at(c, 0x81) == 0x00;
     v.terminal = v.lives == 0 && !start_screen;

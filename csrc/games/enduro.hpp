@@ -18,8 +18,7 @@ struct Enduro : GameBase {
       if (level >= 2) score = 200 + (level - 2) * 300;
       score += passed;
     }
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = ram_at(c, 0xAF) == 0xFF;
   }
   CULE_HD static int lives(const Console&) { return 0; }

@@ -10,8 +10,7 @@ struct Entombed : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = ram_at(c, 0xE3);   // depth reached, binary
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = (ram_at(c, 0xC7) & 0x03) == 0;
   }
   // FIRE, then 5 NOOPs.

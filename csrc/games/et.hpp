@@ -11,8 +11,7 @@ struct Et : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xE1, 0xE0, 0xDF);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = (int8_t)(uint8_t)(ram_at(c, 0xE5) + 1);
     v.terminal = v.lives == 0 && ram_at(c, 0x80) == 8;
   }

@@ -10,8 +10,7 @@ struct FishingDerby : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xBD) - decimal_score(c, 0xBE);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = ram_at(c, 0xBD) == 0x99 || ram_at(c, 0xBE) == 0x99;
   }
   CULE_HD static int lives(const Console&) { return 0; }

@@ -10,8 +10,7 @@ struct FlagCapture : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xEA);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = decimal_score(c, 0xEB) == 0;   // the clock ran out
   }
   template <class Env>

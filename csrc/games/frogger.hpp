@@ -10,8 +10,7 @@ struct Frogger : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xCE, 0xCC);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0xD0);
     v.terminal = v.lives == 0xFF;
   }

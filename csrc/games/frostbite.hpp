@@ -10,8 +10,7 @@ struct Frostbite : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xCA, 0xC9, 0xC8);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int lives_byte = ram_at(c, 0xCC) & 0xF;
     int flag = ram_at(c, 0xF1) & 0x80;
     v.terminal = lives_byte == 0 && flag != 0;

@@ -37,6 +37,12 @@ CULE_HD int decimal_score(const Console& c, int lo, int mid = -1, int hi = -1) {
 
 namespace games {
 
+// RomSettings::step()'s usual reward: the change of the score since the last frame.
+CULE_HD void update_score(GameVars& v, int score) {
+  v.reward = score - v.score;
+  v.score = score;
+}
+
 struct GameBase {
   CULE_HD static bool legal(uint8_t) { return true; }
   CULE_HD static int lives(const Console& c) { return c.game.terminal ? 0 : 1; }

@@ -10,8 +10,7 @@ struct Gopher : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xB2, 0xB1, 0xB0);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     // One bit a carrot left; lives = carrots standing.
     int carrots = ram_at(c, 0xB4) & 0x7;
     v.terminal = carrots == 0;

@@ -10,8 +10,7 @@ struct Gravitar : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x89, 0x88, 0x87);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int screen = ram_at(c, 0x81);
     v.terminal = screen == 0x01;
     v.lives = screen == 0x00 ? 6 : ram_at(c, 0x84) + 1;

@@ -10,8 +10,7 @@ struct Hero : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xB9, 0xB8, 0xB7);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0xB3);
     v.terminal = v.lives == 0;
   }

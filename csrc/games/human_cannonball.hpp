@@ -11,8 +11,7 @@ struct HumanCannonball : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int hits = bcd_byte(c, 0xB6);
-    v.reward = hits - v.score;
-    v.score = hits;
+    update_score(v, hits);
     int misses = bcd_byte(c, 0xB7);
     v.terminal = (hits == 7 || misses == 7);
   }

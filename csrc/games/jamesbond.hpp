@@ -10,8 +10,7 @@ struct JamesBond : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xDC, 0xDD, 0xDE);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int lives_byte = ram_at(c, 0x86) & 0xF;
     int screen = ram_at(c, 0x8C);          // $68 while the death sequence runs
     v.terminal = lives_byte == 0 && screen == 0x68;

@@ -12,8 +12,7 @@ struct Kaboom : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xA5, 0xA4, 0xA3);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = (ram_at(c, 0xA1) == 0 || score == 999999);
   }
   CULE_HD static int starting_actions(uint8_t* out) { out[0] = 1; return 1; }   // FIRE

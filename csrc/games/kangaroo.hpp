@@ -12,8 +12,7 @@ struct Kangaroo : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xA8, 0xA7) * 100;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int b = ram_at(c, 0xAD);
     v.terminal = (b == 0xFF);
     v.lives = (b & 7) + 1;

@@ -11,8 +11,7 @@ struct KeystoneKapers : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x9C, 0x9B);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0x96);
     v.terminal = v.lives == 0 && ram_at(c, 0x88) == 0x00;
   }

@@ -10,8 +10,7 @@ struct KingKong : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x83, 0x82);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0xEE);
     v.terminal = v.lives == 0;
   }

@@ -18,8 +18,7 @@ struct Klax : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = cart_bcd(c, 0xF0B4) + 100 * cart_bcd(c, 0xF0B5) + 10000 * cart_bcd(c, 0xF0B6);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int misses = cart_ram(c, 0xF0EE);
     int max_misses = cart_ram(c, 0xF0E9);
     bool active = ram_at(c, 0xA8) == 4;

@@ -11,8 +11,7 @@ struct Koolaid : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x81, 0x80) * 100;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = ram_at(c, 0xD1) == 0x80;
   }
   CULE_HD static int lives(const Console&) { return 0; }

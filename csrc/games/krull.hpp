@@ -12,8 +12,7 @@ struct Krull : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x9E, 0x9D, 0x9C);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int b = ram_at(c, 0x9F);
     v.terminal = (b == 0 && ram_at(c, 0xA2) == 0x03 && ram_at(c, 0x80) == 0x80);
     v.lives = (b & 7) + 1;

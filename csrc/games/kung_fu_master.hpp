@@ -11,8 +11,7 @@ struct KungFuMaster : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x9A, 0x99, 0x98);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int b = ram_at(c, 0x9D);
     v.terminal = (b == 0xFF);
     v.lives = (b & 7) + 1;

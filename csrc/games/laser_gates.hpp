@@ -11,8 +11,7 @@ struct LaserGates : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x82, 0x81, 0x80);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = ram_at(c, 0x83) == 0x00;
   }
   CULE_HD static int lives(const Console&) { return 0; }

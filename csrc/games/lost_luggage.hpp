@@ -12,8 +12,7 @@ struct LostLuggage : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x96, 0x95, 0x94);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0xCA);
     v.terminal = (v.lives == 0 && ram_at(c, 0xC8) == 0x0A && ram_at(c, 0xA5) == 0 && ram_at(c, 0xA9) == 0);
   }

@@ -11,8 +11,7 @@ struct MarioBros : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x8A, 0x89) * 100;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0x87);
     v.terminal = v.lives == 0;
   }

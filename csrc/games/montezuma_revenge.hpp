@@ -10,8 +10,7 @@ struct MontezumaRevenge : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x95, 0x94, 0x93);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int lives_byte = ram_at(c, 0xBA);
     v.terminal = lives_byte == 0 && ram_at(c, 0xFE) == 0x60;
     v.lives = (lives_byte & 0x7) + 1;

@@ -11,8 +11,7 @@ struct MrDo : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x82, 0x83) * 10;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0xDB);
     v.terminal = ram_at(c, 0xDA) == 0x40;
   }

@@ -10,8 +10,7 @@ struct MsPacman : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xF8, 0xF9, 0xFA);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int lives_byte = ram_at(c, 0xFB) & 0xF;
     int death_timer = ram_at(c, 0xA7);
     v.terminal = (lives_byte == 0 && death_timer == 0x53);

@@ -12,8 +12,7 @@ struct NameThisGame : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xC6, 0xC5, 0xC4);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0xC7) & 7;
     v.terminal = v.lives == 0;
   }

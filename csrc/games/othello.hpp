@@ -12,8 +12,7 @@ struct Othello : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = bcd_byte(c, 0xCE) - bcd_byte(c, 0xD0);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     if (ram_at(c, 0xC0) == 0) v.aux[0]++;
     else v.aux[0] = 0;
     v.terminal = v.aux[0] > 50;

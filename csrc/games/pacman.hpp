@@ -10,8 +10,7 @@ struct Pacman : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xCC, 0xCE, 0xD0);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0x98) + 1;
     v.terminal = v.lives == 1 && ram_at(c, 0xE4) == 0x3F;
   }

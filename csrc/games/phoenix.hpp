@@ -14,8 +14,7 @@ struct Phoenix : GameBase {
     int score = decimal_score(c, 0xC8, 0xC9) * 10;
     score += ram_at(c, 0xC7) >> 4;
     score *= 10;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = ram_at(c, 0xCC) == 0x80;
     v.lives = ram_at(c, 0xCB) & 7;
   }

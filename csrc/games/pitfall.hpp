@@ -12,8 +12,7 @@ struct Pitfall : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xD7, 0xD6, 0xD5);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int n = ram_at(c, 0x80) >> 4;
     v.terminal = (n == 0 && ram_at(c, 0x9E) != 0);
     v.lives = n == 0xA ? 3 : (n == 0x8 ? 2 : 1);

@@ -12,8 +12,7 @@ struct Pitfall2 : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xC9, 0xC8, 0xC7);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = 1;
     v.terminal = score == 199000;
   }

@@ -11,8 +11,7 @@ struct Pong : GameBase {
     GameVars& v = c.game;
     int cpu = ram_at(c, 13), player = ram_at(c, 14);
     int score = player - cpu;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = (cpu == 21 || player == 21);
   }
   CULE_HD static int lives(const Console&) { return 0; }

@@ -12,8 +12,7 @@ struct Pooyan : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x8A, 0x89, 0x88);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int b = ram_at(c, 0x96);
     v.terminal = (b == 0 && ram_at(c, 0x98) == 0x05);
     v.lives = (b & 7) + 1;

@@ -12,8 +12,7 @@ struct PrivateEye : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xCA, 0xC9, 0xC8);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int t = ram_at(c, 0xC2);
     v.terminal = (t != 0 && t != 1);
   }

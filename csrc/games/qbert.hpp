@@ -20,8 +20,7 @@ struct QBert : GameBase {
     v.aux[0] = now;
     if (!v.terminal) {
       int score = decimal_score(c, 0xDB, 0xDA, 0xD9);
-      v.reward = score - v.score;
-      v.score = score;
+      update_score(v, score);
     } else {
       v.reward = 0;
     }

@@ -18,8 +18,7 @@ struct RiverRaid : GameBase {
     GameVars& v = c.game;
     int score = digit(c, 87) + 10 * digit(c, 85) + 100 * digit(c, 83) + 1000 * digit(c, 81) +
                 10000 * digit(c, 79) + 100000 * digit(c, 77);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int b = ram_at(c, 0xC0);
     v.terminal = (b == 0x58 && v.aux[0] == 0x59);
     v.aux[0] = b;

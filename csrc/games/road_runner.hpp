@@ -20,8 +20,7 @@ struct RoadRunner : GameBase {
       mult *= 10;
     }
     score *= 100;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int n = ram_at(c, 0xC4) & 7;
     v.terminal = (n == 0 && (ram_at(c, 0xB9) != 0 || ram_at(c, 0xBD) != 0));
     v.lives = n + 1;

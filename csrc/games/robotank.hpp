@@ -11,8 +11,7 @@ struct RoboTank : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = ram_at(c, 0xB6) * 12 + ram_at(c, 0xB5);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int lives_byte = ram_at(c, 0xA8);
     v.terminal = lives_byte == 0 && ram_at(c, 0xB4) == 0xFF;
     v.lives = (lives_byte & 0xF) + 1;

@@ -10,8 +10,7 @@ struct Seaquest : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xBA, 0xB9, 0xB8);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = ram_at(c, 0xA3) != 0;
     v.lives = ram_at(c, 0xBB) + 1;
   }

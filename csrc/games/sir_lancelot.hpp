@@ -11,8 +11,7 @@ struct SirLancelot : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xA0, 0x9F, 0x9E);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.lives = ram_at(c, 0xA9);
     v.terminal = v.lives == 0 && ram_at(c, 0xA7) == 0xA0;
   }

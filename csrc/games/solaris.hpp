@@ -12,8 +12,7 @@ struct Solaris : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xDC, 0xDD, 0xDE) * 10;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int b = ram_at(c, 0xD9);
     v.terminal = b == 0;
     v.lives = b & 0xF;

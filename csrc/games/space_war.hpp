@@ -12,8 +12,7 @@ struct SpaceWar : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xA7);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = score == 10 || ram_at(c, 0x80) == 0;
   }
   template <class Env>

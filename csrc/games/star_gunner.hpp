@@ -20,8 +20,7 @@ struct StarGunner : GameBase {
       mult *= 10;
     }
     score *= 100;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int b = ram_at(c, 0x87);
     v.terminal = b == 0;
     if (b == 0x05) v.started = 1;

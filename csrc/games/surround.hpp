@@ -13,8 +13,7 @@ struct Surround : GameBase {
     GameVars& v = c.game;
     int theirs = bcd_byte(c, 0xF6), mine = bcd_byte(c, 0xF7);
     int score = mine - theirs;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = (theirs == 10 || mine == 10);
   }
   template <class Env>

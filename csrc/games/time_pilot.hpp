@@ -13,8 +13,7 @@ struct TimePilot : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x8D, 0x8F) * 100;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int n = ram_at(c, 0x8B) & 7;
     int screen = ram_at(c, 0x80) & 0xF;
     v.terminal = ram_at(c, 0xA0) != 0;

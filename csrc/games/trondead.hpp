@@ -11,8 +11,7 @@ struct Trondead : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xBF, 0xBE, 0xBD);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int hits = ram_at(c, 0xC8);
     v.terminal = hits == 5;
     v.lives = 5 - hits;

@@ -12,8 +12,7 @@ struct Turmoil : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = (decimal_score(c, 0x89, 0x8A) + ram_at(c, 0xD3)) * 10;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int n = ram_at(c, 0xB9);
     v.terminal = (n == 0 && ram_at(c, 0xC5) == 0x01);
     v.lives = n;

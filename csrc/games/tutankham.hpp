@@ -10,8 +10,7 @@ struct Tutankham : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x9C, 0x9A);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int lives_byte = ram_at(c, 0x9E);
     // $81 is $84 after power-on until the first game starts.
     v.terminal = lives_byte == 0 && ram_at(c, 0x81) != 0x84;

@@ -12,8 +12,7 @@ struct UpNDown : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0x82, 0x81, 0x80);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int n = ram_at(c, 0x86) & 0xF;
     v.terminal = (ram_at(c, 0x94) > 0x40 && n == 0);
     v.lives = n + 1;

@@ -12,8 +12,7 @@ struct Venture : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xC8, 0xC7) * 100;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int n = ram_at(c, 0xC6);
     v.terminal = (n == 0 && ram_at(c, 0xCD) == 0xFF && (ram_at(c, 0xBF) & 0x80));
     v.lives = (n & 7) + 1;

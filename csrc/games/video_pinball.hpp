@@ -12,8 +12,7 @@ struct VideoPinball : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xB0, 0xB2, 0xB4);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     v.terminal = (ram_at(c, 0xAF) & 1) != 0;
     v.lives = 4 + (ram_at(c, 0xA8) & 1) - (ram_at(c, 0x99) & 7);
   }

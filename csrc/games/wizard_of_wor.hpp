@@ -15,8 +15,7 @@ struct WizardOfWor : GameBase {
     int score = decimal_score(c, 0x86, 0x88);
     if (score >= 8000) score -= 8000;
     score *= 100;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int n = ram_at(c, 0x8D) & 15;
     bool waiting = (ram_at(c, 0xD7) & 1) == 0;
     v.terminal = (n == 0 && ram_at(c, 0xF4) == 0xF8);

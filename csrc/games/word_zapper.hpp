@@ -14,8 +14,7 @@ struct WordZapper : GameBase {
     GameVars& v = c.game;
     if (bcd_byte(c, 0xCF) > 0) {
       int score = 2 - (int)(int8_t)ram_at(c, 0xDC);
-      v.reward = score - v.score;
-      v.score = score;
+      update_score(v, score);
       v.terminal = (score == 3 || bcd_byte(c, 0xDE) == 0);
     }
   }

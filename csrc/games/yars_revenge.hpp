@@ -13,8 +13,7 @@ struct YarsRevenge : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xE2, 0xE1, 0xE0);
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int n = ram_at(c, 0x9E) >> 4;
     v.terminal = n == 0;
     v.lives = n;

@@ -12,8 +12,7 @@ struct Zaxxon : GameBase {
   CULE_HD static void step(Console& c) {
     GameVars& v = c.game;
     int score = decimal_score(c, 0xE9, 0xE8) * 100;
-    v.reward = score - v.score;
-    v.score = score;
+    update_score(v, score);
     int n = ram_at(c, 0xEA) & 7;
     v.terminal = n == 0;
     v.lives = n;
