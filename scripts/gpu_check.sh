@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
-# The GPU checks, for a machine with one CUDA GPU, in two phases of under 9 minutes each
-# (run them as two back-to-back calls of the device tool, so the build is reused):
+# The GPU checks, for a machine with one CUDA GPU.
 #
-#   bash scripts/gpu_check.sh OUT tests   # build, CUDA tests, all-games lock step
-#   bash scripts/gpu_check.sh OUT bench   # benchmark, memory per env, ncu profile of k_act
+#   bash scripts/gpu_check.sh OUT          # all in under 8 minutes: build, CUDA tests
+#                                          # (all-games lock step over 800 frames), benchmark
+#   bash scripts/gpu_check.sh OUT tests    # build + CUDA tests, lock step over 5,000 frames
+#   bash scripts/gpu_check.sh OUT bench    # benchmark, memory per env, ncu profile of k_act
 #
-# Downloads nothing: it uses the Python found there (3.10+, with torch, pybind11,
-# setuptools, numpy, pytest).  Missing packages (ale-py, gymnasium) come from wheels in
-# ./.whl, and .whl/cuda_backend.o, compiled beforehand from these same sources, saves the
-# nvcc run (scripts/prepare_gpu_wheels.sh makes both).  Files in OUT (the device tool
-# brings back 8): tests: gpu_check.log, cuda_quick.log, cuda_lockstep.log; bench:
-# gpu_check.log, benchmark.csv/.json/.png, ncu_k_act.txt, gpu_check.json.
+# (tests and bench: under 9 minutes each, meant as two back-to-back calls on one machine,
+# the second reusing the first's build.)  Downloads nothing: it uses the Python found
+# there (3.10+, with torch, pybind11, setuptools, numpy, pytest).  Missing packages
+# (ale-py, gymnasium) come from wheels in ./.whl, and .whl/cuda_backend.o, compiled
+# beforehand from these same sources, saves the nvcc run (scripts/prepare_gpu_wheels.sh
+# makes both).  Files in OUT (the device tool brings back 8): gpu_check.log,
+# cuda_quick.log, cuda_lockstep.log, benchmark.csv/.json/.png, gpu_check.json, and with
+# bench ncu_k_act.txt.
 set -uo pipefail
-OUT="${1:?usage: scripts/gpu_check.sh OUTDIR tests|bench}"
-PHASE="${2:-tests}"
-BUDGET="${GPU_CHECK_BUDGET:-530}"   # seconds this phase may take in all
+OUT="${1:?usage: scripts/gpu_check.sh OUTDIR [all|tests|bench]}"
+PHASE="${2:-all}"
+case "$PHASE" in
+  all) BUDGET="${GPU_CHECK_BUDGET:-465}"; export CULE_LOCKSTEP_FRAMES="${CULE_LOCKSTEP_FRAMES:-800}" ;;
+  tests|bench) BUDGET="${GPU_CHECK_BUDGET:-530}" ;;
+  *) echo "phase must be all, tests or bench"; exit 2 ;;
+esac
 T0=$(date +%s)
 left() { echo $(( BUDGET - ($(date +%s) - T0) )); }
 # min(step's own limit, what is left of the budget less a reserve for what follows)
@@ -23,7 +30,7 @@ mkdir -p "$OUT"
 LOG="$OUT/gpu_check.log"
 cd "$(dirname "$0")/.."
 exec > >(tee -a "$LOG") 2>&1
-echo "== $(date -Iseconds) gpu_check $PHASE on $(hostname)"
+echo "== $(date -Iseconds) gpu_check $PHASE on $(hostname), budget $BUDGET s"
 PY="${PYTHON:-python3}"
 if [ -d .whl ] && ls .whl/*.whl > /dev/null 2>&1; then
   "$PY" -m pip install -q --no-index --no-deps --no-compile --target /tmp/cule-site .whl/*.whl && \
@@ -31,7 +38,9 @@ if [ -d .whl ] && ls .whl/*.whl > /dev/null 2>&1; then
 fi
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
 
-if [ "$PHASE" = "tests" ]; then
+if [ "$PHASE" != "bench" ]; then
+  # reserve for the benchmark when running everything
+  R=0; [ "$PHASE" = "all" ] && R=150
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv || true
   echo "== build (CULE_CUDA=1, sm_${CULE_CUDA_ARCHS:-90}, without the host emulation)"
   want=$(bash scripts/cuda_sources_sha.sh "${CULE_CUDA_ARCHS:-90}")
@@ -48,20 +57,21 @@ if [ "$PHASE" = "tests" ]; then
   [ $rc -eq 0 ] || { tail -60 /tmp/cule_build.log; exit $rc; }
   "$PY" -c "import cule, torch; print(cule.build_info(), torch.cuda.get_device_name(0))"
   echo "== CUDA tests (API, errors, snapshots, vector env)"
-  timeout "$(limit 170 150)" "$PY" -m pytest -v -rfE --durations=0 tests/test_cuda.py -k "not every_game" \
+  timeout "$(limit 150 $((R + 100)))" "$PY" -m pytest -v -rfE --durations=0 tests/test_cuda.py -k "not every_game" \
     -p no:cacheprovider > "$OUT/cuda_quick.log" 2>&1
   echo "quick tests rc=$? after $(( $(date +%s) - T0 )) s"; grep -E "PASSED|FAILED|ERROR|passed|failed" "$OUT/cuda_quick.log" | tail -30
   echo "== every game in lock step with the CPU backend"
-  timeout "$(limit 300 5)" "$PY" -m pytest -v -rfE --durations=0 tests/test_cuda.py -k "every_game" \
+  echo "   (CULE_LOCKSTEP_FRAMES=${CULE_LOCKSTEP_FRAMES:-5000})"
+  timeout "$(limit 420 $((R + 5)))" "$PY" -m pytest -v -rfE --durations=0 tests/test_cuda.py -k "every_game" \
     -p no:cacheprovider > "$OUT/cuda_lockstep.log" 2>&1
   echo "lockstep rc=$? after $(( $(date +%s) - T0 )) s"; tail -8 "$OUT/cuda_lockstep.log"
-  exit 0
+  [ "$PHASE" = "tests" ] && exit 0
 fi
 
 # ---- bench ----
 [ -n "$(ls cule/_cuda*.so 2>/dev/null)" ] || { echo "cule._cuda is not built: run the tests phase first"; exit 1; }
 echo "== benchmark (pong: emulation = cule.Atari render=False frameskip 1; pipeline = the vector env)"
-timeout "$(limit 270 150)" "$PY" -m cule.benchmark --backends cule-cuda ale-vector --games pong \
+timeout "$(limit 270 $([ "$PHASE" = bench ] && echo 150 || echo 20))" "$PY" -m cule.benchmark --backends cule-cuda ale-vector --games pong \
   --num-envs 1024 4096 16384 65536 --modes emulation pipeline --warmup 0.5 --window 1 --windows 2 \
   --out-dir "$OUT" 2>&1
 echo "benchmark rc=$? after $(( $(date +%s) - T0 )) s"
@@ -91,10 +101,10 @@ json.dump(summary, open(f"{out}/gpu_check.json", "w"), indent=2)
 print("wrote", f"{out}/gpu_check.json")
 PYEOF
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-if [ -n "$NCU" ] && [ "$(left)" -gt 40 ]; then
+if [ "$PHASE" = "bench" ] && [ -n "$NCU" ] && [ "$(left)" -gt 40 ]; then
   echo "== ncu: k_act, pong, 16384 consoles, frameskip 1, render=False"
   # Divergence (threads per warp instruction), occupancy, stall reasons, memory.
-  timeout "$(limit 150 5)" "$NCU" --kernel-name k_act --launch-skip 3 --launch-count 1 \
+  timeout "$(limit 150 5)" "$NCU" --kernel-name regex:k_act --launch-skip 3 --launch-count 1 \
     --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section SchedulerStats --section MemoryWorkloadAnalysis --section InstructionStats \
     --metrics smsp__thread_inst_executed_per_inst_executed.ratio,smsp__sass_average_branch_targets_threads_uniform.pct,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,smsp__inst_executed.sum \
