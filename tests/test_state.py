@@ -81,9 +81,19 @@ def test_restore_subset_of_envs():
     assert torch.equal(emu.ram[[0, 2]], ram[[1, 3]])
 
 
-def test_restore_rejects_foreign_or_malformed_states():
-    pong = cule.Atari("pong", 2, seed=0, num_threads=1)
-    breakout = cule.Atari("breakout", 2, seed=0, num_threads=1)
+@pytest.mark.parametrize("backend", ["cpu", "cuda_emulated"])
+def test_restore_rejects_foreign_or_malformed_states(backend):
+    # Both backends (the CUDA one through its host emulation): a clear ValueError, and
+    # the consoles and frame buffers stay as they were.
+    if backend == "cpu":
+        kw = {"num_threads": 1}
+    else:
+        pytest.importorskip("cule._cuda_emu")
+        kw = {"_emulate_cuda": True}
+    pong = cule.Atari("pong", 2, seed=0, **kw)
+    breakout = cule.Atari("breakout", 2, seed=0, **kw)
+    pong.act(torch.tensor([3, 4]))
+    before = pong.clone_state()
     with pytest.raises(ValueError):
         pong.restore_state(breakout.clone_state())
     with pytest.raises(ValueError):
@@ -91,7 +101,18 @@ def test_restore_rejects_foreign_or_malformed_states():
     with pytest.raises(ValueError):
         pong.restore_state(pong.clone_state([0]), env_ids=[0, 1])
     with pytest.raises(ValueError):
+        pong.restore_state(pong.clone_state(), env_ids=[1, 1])
+    bad = pong.clone_state()
+    bad["consoles"] = bad["consoles"][:, :-1]
+    with pytest.raises(ValueError):
+        pong.restore_state(bad)
+    with pytest.raises(ValueError):
         pong.clone_state([5])
+    after = pong.clone_state()
+    assert torch.equal(before["consoles"], after["consoles"])
+    assert torch.equal(before["frame_buffers"], after["frame_buffers"])
+    empty = pong.clone_state(np.zeros(0, dtype=np.int64))
+    assert empty["consoles"].shape == (0, before["console_state_bytes"])
 
 
 def test_reload_equals_a_fresh_emulator():
