@@ -2,6 +2,8 @@
 // frameskip and sticky actions, paddles, truncation.  Facts: ALE 0.12.1
 // StellaEnvironment, ALEState, Console (display auto-detect), System (RNG seeding).
 #pragma once
+#include <math.h>
+
 #include "console.hpp"
 #include "games/dispatch.hpp"
 
@@ -178,26 +180,48 @@ CULE_HD bool ale_truncated(const Console& c, int32_t max_frames) {
   return max_frames > 0 && c.episode_frame_number >= max_frames;
 }
 
-// StellaEnvironment::act(a, NOOP): frameskip frames with sticky actions; returns the
-// summed reward.
-CULE_BIG int32_t ale_act(Machine& m, uint8_t action, const EnvParams& p) {
+// ALEState::applyActionPaddles's step for a paddle strength: int(+-PADDLE_DELTA *
+// fabs(strength)) a frame (fabs of the float promoted to double); strength 1 gives
+// PADDLE_DELTA.
+CULE_HD int32_t paddle_delta(float strength) {
+  return (int32_t)((double)kPaddleDelta * fabs((double)strength));
+}
+
+// StellaEnvironment::act(action, NOOP, strength): frameskip frames with sticky actions;
+// the paddle strength sticks together with the action (`sticky` is ALE's
+// m_paddle_a_strength).  Returns the summed reward.  set_render: draw the last
+// p.render_last frames, tentatively (2) when some are not drawn; otherwise the caller's
+// c.tia.render stands.
+CULE_HD int32_t ale_act_strength(Machine& m, uint8_t action, float strength, float& sticky, const EnvParams& p,
+                                 bool set_render) {
   Console& c = m.c;
   int32_t total = 0;
   for (int i = 0; i < p.frameskip; ++i) {
-    if (mt_next_double(c.env_rng) >= (double)p.repeat_p) c.action_a = action;
+    if (mt_next_double(c.env_rng) >= (double)p.repeat_p) {
+      c.action_a = action;
+      sticky = strength;
+    }
     (void)mt_next_double(c.env_rng);   // player B's draw
     if (c.game.terminal || ale_truncated(c, p.max_frames)) continue;
-    // Drawn: the last render_last frames; tentatively (2) when some are not drawn.
-    c.tia.render = (p.frameskip - i <= p.render_last) ? (p.render_last >= p.frameskip ? 1 : 2) : 0;
+    if (set_render)
+      c.tia.render = (p.frameskip - i <= p.render_last) ? (p.render_last >= p.frameskip ? 1 : 2) : 0;
     uint8_t a = c.action_a;            // noopIllegalActions()
     if (a == A_RESET || (a < A_NUM_ACTIONS && !game_legal(m.g.game_id, a))) a = A_NOOP;
-    ale_emulate(m, a, 1);
+    if (m.g.use_paddles) ale_apply_paddles(c, m.g, a, paddle_delta(sticky));
+    else ale_apply_joystick(c, a);
+    ale_frame(m);
     c.frame_number++;
     c.episode_frame_number++;
     total += c.game.reward;
   }
   c.truncated = ale_truncated(c, p.max_frames) ? 1 : 0;
   return total;
+}
+
+// StellaEnvironment::act(a, NOOP): paddle strength 1, the last p.render_last frames drawn.
+CULE_BIG int32_t ale_act(Machine& m, uint8_t action, const EnvParams& p) {
+  float sticky = 1.0f;
+  return ale_act_strength(m, action, 1.0f, sticky, p, true);
 }
 
 // Whether an act with these parameters leaves some of its frames undrawn (and so may

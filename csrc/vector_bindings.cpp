@@ -151,7 +151,7 @@ PYBIND11_MODULE(_vector, m) {
         py::gil_scoped_release nogil;
         for (size_t i = 0; i < n; ++i) {
           Machine m = b.machine((int)i);
-          r[i] = act_strength(m, a[i], s[i], st[i], prm);
+          r[i] = ale_act_strength(m, a[i], s[i], st[i], prm, true);
         }
       });
   m.attr("initial_paddle_strength") = kInitialStrength;

@@ -37,48 +37,6 @@ CULE_HD int uniform_int_libstdcxx(Mt19937& g, uint32_t hi) {
   return (int)(product >> 32);
 }
 
-// ---------------------------------------------------------------------------------
-// ALE act(action, paddle_strength) (StellaEnvironment::act with a paddle strength):
-// the strength sticks together with the action, and a paddle moves by
-// int(+-PADDLE_DELTA * fabs(strength)) a frame (ALEState::applyActionPaddles; fabs of
-// the float promoted to double).  With strength 1 this is ale_act exactly.
-
-CULE_HD int32_t paddle_delta(float strength) {
-  return (int32_t)((double)kPaddleDelta * fabs((double)strength));
-}
-
-CULE_HD void apply_paddles_strength(Console& c, const GameConfig& g, uint8_t a, float strength) {
-  ale_apply_paddles(c, g, a, paddle_delta(strength));
-}
-
-// `sticky` is ALE's m_paddle_a_strength (kept outside the Console).
-CULE_HD int32_t act_strength(Machine& m, uint8_t action, float strength, float& sticky, const EnvParams& p) {
-  Console& c = m.c;
-  int32_t total = 0;
-  for (int i = 0; i < p.frameskip; ++i) {
-    if (mt_next_double(c.env_rng) >= (double)p.repeat_p) {
-      c.action_a = action;
-      sticky = strength;
-    }
-    (void)mt_next_double(c.env_rng);   // player B's draw
-    if (c.game.terminal || ale_truncated(c, p.max_frames)) continue;
-    uint8_t a = c.action_a;
-    if (a == A_RESET || (a < A_NUM_ACTIONS && !game_legal(m.g.game_id, a))) a = A_NOOP;
-    if (m.g.use_paddles) {
-      apply_paddles_strength(c, m.g, a, sticky);
-      ale_frame(m);
-    } else {
-      ale_apply_joystick(c, a);
-      ale_frame(m);
-    }
-    c.frame_number++;
-    c.episode_frame_number++;
-    total += c.game.reward;
-  }
-  c.truncated = ale_truncated(c, p.max_frames) ? 1 : 0;
-  return total;
-}
-
 // What ALE's m_paddle_a_strength holds before any act() (ALE leaves it uninitialised).
 constexpr float kInitialStrength = 1.0f;
 
@@ -159,11 +117,11 @@ CULE_HD void vc_reset_env(Machine& m, EnvSlot& s, const VecOptions& o, bool fire
     ale_reset_game(m, p);
   }
   ale_reset_game(m, p);
-  if (fire_reset) act_strength(m, A_FIRE, 1.0f, s.sticky_strength, p);
+  if (fire_reset) ale_act_strength(m, A_FIRE, 1.0f, s.sticky_strength, p, false);
   int noops = uniform_int_libstdcxx(s.noop_rng, (uint32_t)(o.noop_max > 0 ? o.noop_max - 1 : 0)) -
               (fire_reset ? 1 : 0);
   while (noops > 0) {
-    act_strength(m, A_NOOP, 1.0f, s.sticky_strength, p);
+    ale_act_strength(m, A_NOOP, 1.0f, s.sticky_strength, p, false);
     if (m.c.game.terminal) ale_reset_game(m, p);
     --noops;
   }
@@ -200,7 +158,7 @@ CULE_HD int32_t vc_step_frames(Machine& m, EnvSlot& s, const VecOptions& o, uint
   exact = true;
   for (int skip = o.frameskip; skip > 0; --skip) {
     m.c.tia.render = !tentative ? 1 : (skip <= drawn && !stop_drawing) ? 2 : 0;
-    reward += act_strength(m, action, strength, s.sticky_strength, p);
+    reward += ale_act_strength(m, action, strength, s.sticky_strength, p, false);
     ++emulated;
     s.game_over = m.c.game.terminal ? 1 : 0;
     s.elapsed_frames++;
