@@ -30,8 +30,10 @@ import datetime
 import json
 import os
 import platform
+import signal
 import statistics
 import sys
+import threading
 import time
 
 import numpy as np
@@ -334,16 +336,17 @@ def parse_args(argv=None):
     return args
 
 
-def main(argv=None):
-    args = parse_args(argv)
-    try:  # keep ALE's banner out of the results table
-        from ale_py import ALEInterface, LoggerMode
-        ALEInterface.setLoggerMode(LoggerMode.Error)
-    except ImportError:
-        pass
-    os.makedirs(args.out_dir, exist_ok=True)
-    rows = []
-    print(f"{'game':<15} {'mode':<10} {'backend':<11} {'envs':>6} {'frames/s':>12} {'spread (min-max)':>22}")
+class _Stopped(BaseException):
+    """Raised by the SIGTERM handler (a BaseException, so no backend's error handling
+    swallows it)."""
+
+
+def _stop(signum, frame):
+    raise _Stopped()
+
+
+def _sweep(args, rows):
+    """Measures every (game, mode, backend, envs) cell, appending one row per cell."""
     for game in args.games:
         for mode in args.modes:
             for backend in args.backends:
@@ -368,6 +371,30 @@ def main(argv=None):
                         if env is not None and hasattr(env, "close"):
                             env.close()
                     rows.append(row)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    try:  # keep ALE's banner out of the results table
+        from ale_py import ALEInterface, LoggerMode
+        ALEInterface.setLoggerMode(LoggerMode.Error)
+    except ImportError:
+        pass
+    os.makedirs(args.out_dir, exist_ok=True)
+    rows = []
+    print(f"{'game':<15} {'mode':<10} {'backend':<11} {'envs':>6} {'frames/s':>12} {'spread (min-max)':>22}")
+    # SIGTERM (e.g. `timeout`) or Ctrl-C ends the sweep early; what was measured is
+    # still reported and written.
+    previous = signal.signal(signal.SIGTERM, _stop) if threading.current_thread() is threading.main_thread() else None
+    stopped = False
+    try:
+        _sweep(args, rows)
+    except (_Stopped, KeyboardInterrupt):
+        stopped = True
+        print("\nstopped early: reporting what was measured so far")
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     speedups = ratios(rows)
     if speedups:
         print("\nspeed-up (peak frames/s over env counts, this run):")
@@ -384,7 +411,8 @@ def main(argv=None):
         for r in rows:
             w.writerow({k: r.get(k) for k in w.fieldnames})
     with open(os.path.join(args.out_dir, "benchmark.json"), "w") as f:
-        json.dump({"machine": machine_info(), "args": vars(args), "results": rows, "speedups": speedups}, f, indent=2)
+        json.dump({"machine": machine_info(), "args": vars(args), "results": rows, "speedups": speedups,
+                   "stopped_early": stopped}, f, indent=2)
     plot(rows, os.path.join(args.out_dir, "benchmark.png"))
     print(f"\nwrote {csv_path}, benchmark.json and benchmark.png in {args.out_dir}")
     return rows

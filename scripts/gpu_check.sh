@@ -71,7 +71,7 @@ fi
 # ---- bench ----
 [ -n "$(ls cule/_cuda*.so 2>/dev/null)" ] || { echo "cule._cuda is not built: run the tests phase first"; exit 1; }
 echo "== benchmark (pong: emulation = cule.Atari render=False frameskip 1; pipeline = the vector env)"
-timeout "$(limit 270 $([ "$PHASE" = bench ] && echo 150 || echo 20))" "$PY" -m cule.benchmark --backends cule-cuda ale-vector --games pong \
+timeout -k 30 "$(limit 270 $([ "$PHASE" = bench ] && echo 150 || echo 35))" "$PY" -m cule.benchmark --backends ale-vector cule-cuda --games pong \
   --num-envs 1024 4096 16384 65536 --modes emulation pipeline --warmup 0.5 --window 1 --windows 2 \
   --out-dir "$OUT" 2>&1
 echo "benchmark rc=$? after $(( $(date +%s) - T0 )) s"

@@ -38,3 +38,22 @@ def test_bad_arguments_fail_clearly(args, message):
     p = subprocess.run([sys.executable, "-m", "cule.benchmark", *args], capture_output=True, text=True, timeout=120)
     assert p.returncode == 2
     assert message in p.stderr
+
+
+def test_sigterm_stops_the_sweep_and_keeps_what_was_measured(tmp_path):
+    # `timeout` sends SIGTERM: the cells measured so far are still written.
+    import signal
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "cule.benchmark", "--backends", "cule-cpu", "--games", "pong",
+                             "--modes", "emulation", "--num-envs", "1", "2", "4", "8", "16", "--warmup", "0",
+                             "--window", "1", "--windows", "5", "--out-dir", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for line in proc.stdout:   # the header, then the first measured cell
+        if "cule-cpu" in line:
+            break
+    proc.send_signal(signal.SIGTERM)
+    out = proc.stdout.read()
+    assert proc.wait(timeout=60) == 0
+    assert "stopped early" in out
+    data = json.loads((tmp_path / "benchmark.json").read_text())
+    assert data["stopped_early"] is True
+    assert 1 <= len([r for r in data["results"] if r.get("fps")]) < 5
