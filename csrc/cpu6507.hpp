@@ -90,7 +90,7 @@ CULE_HD uint8_t bcd_of(uint32_t t) {
   return (uint8_t)(((t / 10u) << 4) | (t % 10u));
 }
 
-// Whether a bus offers skip_timer_wait (see Core::op_bne).
+// Whether a bus offers skip_timer_wait (see Core::bne_to).
 template <class B>
 struct HasTimerWait {
   template <class T> static char test(decltype(&T::skip_timer_wait));
@@ -497,10 +497,10 @@ struct Core {
       case kTYA: a = set_nz(y); break;
       case kTSX: x = set_nz(sp); break;
       case kTXS: sp = x; break;
-      case kINX: x = set_nz((uint8_t)(x + 1)); break;
-      case kINY: y = set_nz((uint8_t)(y + 1)); break;
-      case kDEX: x = set_nz((uint8_t)(x - 1)); break;
-      case kDEY: y = set_nz((uint8_t)(y - 1)); break;
+      case kINX: x = mod_inc(x); break;
+      case kINY: y = mod_inc(y); break;
+      case kDEX: x = mod_dec(x); break;
+      case kDEY: y = mod_dec(y); break;
       case kCLC: p &= (uint8_t)~kC; break;
       case kSEC: p |= kC; break;
       case kCLI: p &= (uint8_t)~kI; break;
