@@ -13,6 +13,34 @@ import torch
 import cule
 
 
+# The per-env values both backends report after every act.
+FLAGS = ("lives", "terminated", "truncated", "episode_frame_number", "frame_number")
+
+
+def first_difference(ref, other, screens=False, consoles=False):
+    """What first differs between two cule.Atari batches (`other` may live on another
+    device): "RAM", a name from FLAGS, with screens=True "screen_rgb" /
+    "screen_grayscale", with consoles=True "console state" / "frame buffers" (whole
+    consoles: CPU, TIA, RIOT, cartridge, RNGs, byte for byte); None when all agree."""
+    if not torch.equal(ref.ram, other.ram.cpu()):
+        return "RAM"
+    for name in FLAGS:
+        if not torch.equal(getattr(ref, name), getattr(other, name).cpu()):
+            return name
+    if screens:
+        if not torch.equal(ref.screen_rgb(), other.screen_rgb().cpu()):
+            return "screen_rgb"
+        if not torch.equal(ref.screen_grayscale(), other.screen_grayscale().cpu()):
+            return "screen_grayscale"
+    if consoles:
+        s1, s2 = ref.clone_state(), other.clone_state()
+        if not torch.equal(s1["consoles"], s2["consoles"].cpu()):
+            return "console state"
+        if not torch.equal(s1["frame_buffers"], s2["frame_buffers"].cpu()):
+            return "frame buffers"
+    return None
+
+
 def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t, n=32, frameskip=4, seed=11):
     """Steps `n` consoles of each game on both backends with the same sticky random
     actions for `frames` frames, resetting finished envs.  new_gpu(game, n, **kw) makes the
@@ -36,25 +64,9 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
     live = list(games)
 
     def compare(g, t, r_cpu, r_gpu):
-        c, e = cpu[g], gpu[g]
         if not torch.equal(r_cpu, r_gpu.cpu()):
             return "rewards"
-        if not torch.equal(c.ram, e.ram.cpu()):
-            return "RAM"
-        for name in ("lives", "terminated", "truncated", "episode_frame_number", "frame_number"):
-            if not torch.equal(getattr(c, name), getattr(e, name).cpu()):
-                return name
-        if t % 25 == 0 and not (torch.equal(c.screen_rgb(), e.screen_rgb().cpu())
-                                and torch.equal(c.screen_grayscale(), e.screen_grayscale().cpu())):
-            return "screen"
-        if t % 50 == 0 or t == steps - 1:
-            # Whole consoles (CPU, TIA, RIOT, cartridge, RNGs) and frame buffers, byte for byte.
-            s1, s2 = c.clone_state(), e.clone_state()
-            if not torch.equal(s1["consoles"], s2["consoles"].cpu()):
-                return "console state"
-            if not torch.equal(s1["frame_buffers"], s2["frame_buffers"].cpu()):
-                return "frame buffers"
-        return None
+        return first_difference(cpu[g], gpu[g], screens=t % 25 == 0, consoles=t % 50 == 0 or t == steps - 1)
 
     with pool:
         for t in range(steps):

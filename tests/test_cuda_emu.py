@@ -16,6 +16,8 @@ import torch
 import cule
 from cule.cuda_atari import emulated_module
 
+from _lockstep import first_difference, lockstep_every_game
+
 
 def make(game, n, emulated, **kw):
     kw.setdefault("seed", 11)
@@ -27,14 +29,13 @@ def make(game, n, emulated, **kw):
 
 
 def assert_same(cpu, emu, where):
-    assert torch.equal(cpu.ram, emu.ram), f"{where}: RAM"
-    for name in ("lives", "terminated", "truncated", "episode_frame_number", "frame_number"):
-        assert torch.equal(getattr(cpu, name), getattr(emu, name)), f"{where}: {name}"
+    what = first_difference(cpu, emu)
+    assert what is None, f"{where}: {what}"
 
 
 def assert_same_screens(cpu, emu, where):
-    assert torch.equal(cpu.screen_rgb(), emu.screen_rgb()), f"{where}: screen_rgb"
-    assert torch.equal(cpu.screen_grayscale(), emu.screen_grayscale()), f"{where}: screen_grayscale"
+    what = first_difference(cpu, emu, screens=True)
+    assert what is None, f"{where}: {what}"
 
 
 def lockstep(cpu, emu, steps, seed=0, screen_every=25, start=0):
@@ -366,7 +367,6 @@ def test_render_false_and_render_last_as_on_cpu():
 def test_every_game_lockstep_helper():
     # The helper behind tests/test_cuda.py's all-games lock step, on a few games (one of
     # each mapper family) through the emulation, and it reports a difference.
-    from _lockstep import lockstep_every_game
     games = ["pong", "montezuma_revenge", "pitfall2", "ms_pacman"]
     new = lambda g, n, **kw: cule.Atari(g, n, _emulate_cuda=True, **kw)   # noqa: E731
     assert lockstep_every_game(games, 16, new) == {}
