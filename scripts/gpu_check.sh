@@ -84,8 +84,8 @@ try:
     # and the largest batch the free memory holds.
     e = cule.Atari("pong", 4096, device="cuda", render=False)
     per_env = e._cuda.batch.device_bytes / 4096
-    v = cule.AtariVectorEnv("pong", 4096, device="cuda")
     free, total = torch.cuda.mem_get_info()
+    v = cule.AtariVectorEnv("pong", 4096, device="cuda")
     summary["device_bytes_per_env"] = per_env
     summary["vector_env_bytes_per_env"] = (v._vec.device_bytes + v.atari._batch.device_bytes) / 4096
     summary["largest_batch_estimate"] = int(free // per_env)

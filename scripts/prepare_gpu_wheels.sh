@@ -18,14 +18,14 @@ python3 -m pip download --no-deps --only-binary=:all: --python-version "$PYVER" 
   --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 --platform manylinux_2_17_x86_64 \
   --platform manylinux2014_x86_64 -d .whl ale-py==0.12.1 gymnasium==1.4.0 farama-notifications==0.0.6
 if [ "${CULE_PREBUILD_CUDA:-0}" = "1" ]; then
-  NVCC="${NVCC:-nvcc}"
   ARCH="${CULE_CUDA_ARCHS:-90}"
-  echo "nvcc: compiling csrc/cuda_backend.cu for sm_$ARCH"
-  "$NVCC" -std=c++17 -O3 --fmad=false -Xcompiler -fPIC,-ffp-contract=off -Icsrc -diag-suppress 20012 \
-    -gencode "arch=compute_$ARCH,code=sm_$ARCH" -gencode "arch=compute_$ARCH,code=compute_$ARCH" \
-    -c csrc/cuda_backend.cu -o .whl/cuda_backend.o
-  # The sources and flags it was made from: gpu_check.sh uses the object only if they
-  # still match (keep the nvcc flags in step with setup.py).
+  echo "nvcc (through setup.py): compiling csrc/cuda_backend.cu for sm_$ARCH"
+  rm -rf .whl/build
+  CULE_BUILD_EMU=0 CULE_CUDA=1 CULE_CUDA_ARCHS="$ARCH" python3 setup.py -q build_ext \
+    --build-temp .whl/build/temp --build-lib .whl/build/lib
+  cp .whl/build/temp/cuda_backend.o .whl/cuda_backend.o
+  rm -rf .whl/build
+  # What it was made from: gpu_check.sh uses the object only while this still matches.
   bash scripts/cuda_sources_sha.sh "$ARCH" > .whl/cuda_backend.sha256
 fi
 ls -la .whl
