@@ -5,11 +5,14 @@
 //
 // The per-env logic is vector_core.hpp's, the same functions the CPU VecEnv calls:
 //   k_vec_step / k_vec_reset: one thread per env runs the frames (console loaded and
-//     stored in the warp-interleaved layout, like k_act) and converts the screens the
-//     observation is made of (palette -> gray / RGB through the LUT) into the env's
-//     two pooled-screen buffers;
-//   k_vec_pool: one thread per screen byte: screen 0 := max(screen 0, screen 1), in
-//     place as on the CPU (a step that stops early pools that result again);
+//     stored in the warp-interleaved layout, like k_act) and notes, for each of the env's
+//     two pooled screens, where its pixels are (VecDev::pend): a screen the frames left
+//     alone in a frame buffer is converted later, by k_vec_pool; only a screen whose
+//     buffer the next frame goes on drawing into is converted by the thread itself;
+//   k_vec_pool: one thread per screen byte: the noted screens converted from the frame
+//     buffers (palette -> gray / RGB through the LUT), coalesced, then screen 0 :=
+//     max(screen 0, screen 1), in place as on the CPU (a step that stops early pools
+//     that result again);
 //   k_vec_process: one thread per output element of an env that has new screens: one
 //     INTER_AREA element (vc_area_element) of screen 0, written into the env's
 //     frame-stack ring (a reset zeroes the other slots);
@@ -34,6 +37,8 @@ struct VecDev {
   uint8_t* stack;      // n x stack_num x obs_size
   int32_t* write_slot; // per env: the ring slot the new screens go to, -1: none
   uint8_t* clear;      // per env: a reset, zero the other slots
+  uint8_t* pend;       // per env and pooled screen k (n x 2): kPendNone, kPendZero, or
+                       // kPendBuffer + b: convert frame buffer b into it (k_vec_pool)
   const uint8_t* action_set;
   int num_actions;
   const uint8_t* lut;  // 256 x (r, g, b, gray)
@@ -42,6 +47,10 @@ struct VecDev {
 
 namespace {
 
+// VecDev::pend values.
+constexpr uint8_t kPendNone = 0;     // the pooled screen is up to date
+constexpr uint8_t kPendZero = 1;     // it becomes all zeros
+constexpr uint8_t kPendBuffer = 2;   // + b: it becomes frame buffer b, converted
 
 CULE_HD size_t vec_word_index(int env, int w) {
   return (size_t)(env >> 5) * (size_t)kWords * 32u + (size_t)w * 32u + (size_t)(env & 31);
@@ -73,17 +82,30 @@ struct GpuOps {
       }
     }
   }
-  CULE_HD void capture(int k) { convert(screen(), raw(k)); }
-  CULE_HD void zero(int k) {
-    uint32_t* p = (uint32_t*)raw(k);
-    for (int w = 0; w < d->raw_size / 4; ++w) p[w] = 0;
+  CULE_HD uint8_t& pend(int k) const { return d->pend[(size_t)env * 2 + k]; }
+  // The screen stays in its frame buffer until the step ends unless the frame is
+  // unfinished (stopped by the instruction limit): the next frame then goes on drawing
+  // into the same buffer, so that screen is converted now.  A one-thread-per-env
+  // conversion touches each env's own buffers, 32 lines per warp access; k_vec_pool
+  // converts with one thread per byte instead.
+  CULE_HD void capture(int k) {
+    if (c->tia.partial_frame) {
+      convert(screen(), raw(k));
+      pend(k) = kPendNone;
+    } else {
+      pend(k) = (uint8_t)(kPendBuffer + (c->tia.cur_buf ? 1 : 0));
+    }
   }
+  CULE_HD void zero(int k) { pend(k) = kPendZero; }
   CULE_HD void hist_store(int k) {
     const uint32_t* src = (const uint32_t*)screen();
     uint32_t* dst = (uint32_t*)hist(k);
     for (int w = 0; w < d->raw_px / 4; ++w) dst[w] = src[w];
   }
-  CULE_HD void hist_to_raw(int h, int k) { convert(hist(h), raw(k)); }
+  CULE_HD void hist_to_raw(int h, int k) {
+    convert(hist(h), raw(k));
+    pend(k) = kPendNone;
+  }
   // Global memory still holds the console as it was before the step.
   CULE_HD void save() {}
   CULE_HD void restore() {
@@ -119,6 +141,7 @@ __global__ void k_vec_init(VecDev d, const uint32_t* seeds) {
   mt_seed(s.noop_rng, seeds[env]);
   d.write_slot[env] = -1;
   d.clear[env] = 0;
+  d.pend[(size_t)env * 2] = d.pend[(size_t)env * 2 + 1] = kPendNone;
   const size_t stack_bytes = (size_t)d.o.stack_num * d.obs_size;
   for (size_t i = 0; i < stack_bytes; ++i) d.stack[(size_t)env * stack_bytes + i] = 0;
   for (size_t i = 0; i < 2 * (size_t)d.raw_size; ++i) d.raw[(size_t)env * 2 * d.raw_size + i] = 0;
@@ -160,7 +183,7 @@ __global__ void k_vec_check(int n, const int64_t* actions, int num_actions, int3
 // One agent step.  same_step 0 (NEXT_STEP): an env whose episode is over is reset
 // instead.  same_step 1: every env steps (k_vec_reset_done resets after final_obs).
 // With a bad action index nothing changes.
-__global__ void k_vec_step(DeviceBatch b, GameConfig g, VecDev d, const int64_t* action_idx, const float* strengths,
+__global__ void CULE_STEP_BOUNDS k_vec_step(DeviceBatch b, GameConfig g, VecDev d, const int64_t* action_idx, const float* strengths,
                            const int32_t* bad, int same_step, vec::VecOutputs out) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
   if (env >= d.n) return;
@@ -202,17 +225,31 @@ __global__ void k_vec_reset_done(DeviceBatch b, GameConfig g, VecDev d, const in
   out.episode_frame_number[env] = cs.c.episode_frame_number;
 }
 
-// Max-pools the new screens in place (screen 0 := max(screen 0, screen 1), as the CPU
-// VecEnv does: a later step that captures nothing pools this result again).  One
-// thread per screen byte of every env with new screens.
-__global__ void k_vec_pool(VecDev d) {
+// One thread per screen byte of every env: the pooled screens noted in VecDev::pend are
+// written (converted from a frame buffer, or zeros), then, for an env with new screens,
+// screen 0 := max(screen 0, screen 1) in place as the CPU VecEnv does (a later step
+// that captures nothing pools this result again).  pend is cleared by k_vec_process.
+__global__ void k_vec_pool(DeviceBatch b, VecDev d) {
   long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= (long long)d.n * d.raw_size) return;
   const int env = (int)(i / d.raw_size);
-  if (d.write_slot[env] < 0) return;
-  uint8_t* r0 = d.raw + (size_t)env * 2 * d.raw_size + (size_t)(i % d.raw_size);
-  const uint8_t v1 = r0[d.raw_size];
-  if (v1 > *r0) *r0 = v1;
+  const int j = (int)(i % d.raw_size);
+  const uint8_t p0 = d.pend[(size_t)env * 2], p1 = d.pend[(size_t)env * 2 + 1];
+  const bool pool = d.o.maxpool && d.write_slot[env] >= 0;
+  if (!pool && p0 == kPendNone && p1 == kPendNone) return;
+  uint8_t* r0 = d.raw + (size_t)env * 2 * d.raw_size + (size_t)j;
+  const uint8_t* fb = b.fbs + (size_t)env * 2 * kFrameBufferBytes;
+  auto value = [&](uint8_t p, const uint8_t* r) -> uint8_t {
+    if (p == kPendNone) return *r;
+    if (p == kPendZero) return 0;
+    const uint8_t px = fb[(p - kPendBuffer) * kFrameBufferBytes + j / d.cn];
+    return d.lut[px * 4 + (d.cn == 1 ? 3 : j % d.cn)];
+  };
+  const uint8_t v1 = value(p1, r0 + d.raw_size);
+  uint8_t v0 = value(p0, r0);
+  if (p1 != kPendNone) r0[d.raw_size] = v1;
+  if (pool && v1 > v0) v0 = v1;
+  if (pool || p0 != kPendNone) *r0 = v0;
 }
 
 // One thread per output element of every env with new screens: one INTER_AREA element
@@ -222,6 +259,11 @@ __global__ void k_vec_process(VecDev d) {
   if (i >= (long long)d.n * d.obs_size) return;
   const int env = (int)(i / d.obs_size);
   const int e = (int)(i % d.obs_size);
+  if (e == 0) {
+    // k_vec_pool (earlier on this stream) has written the noted screens.
+    d.pend[(size_t)env * 2] = kPendNone;
+    d.pend[(size_t)env * 2 + 1] = kPendNone;
+  }
   const int ws = d.write_slot[env];
   if (ws < 0) return;
   const int width = d.plan.dw * d.cn;
@@ -334,6 +376,7 @@ CudaVecEnv::CudaVecEnv(CudaBatch& batch, const vec::VecOptions& o, const std::ve
   d.stack = v.alloc<uint8_t>(n * o.stack_num * d.obs_size, "cudaMalloc(frame stacks)");
   d.write_slot = v.alloc<int32_t>(n, "cudaMalloc(vector env flags)");
   d.clear = v.alloc<uint8_t>(n, "cudaMalloc(vector env flags)");
+  d.pend = v.alloc<uint8_t>(2 * n, "cudaMalloc(vector env flags)");
   std::vector<uint32_t> seeds(noop_seeds, noop_seeds + n);
   uint32_t* dseeds = device_copy(seeds, "cudaMalloc(noop seeds)");
   CULE_LAUNCH(k_vec_init, blocks(d.n), kThreads, (cudaStream_t)0, d, (const uint32_t*)dseeds);
@@ -377,11 +420,10 @@ static vec::VecOutputs vec_outputs(const CudaVecOutputs& o) {
   return r;
 }
 
-static void vec_finish(const VecDev& d, uint8_t* obs, const vec::VecOutputs& out, int final_only, cudaStream_t s) {
-  if (d.o.maxpool) {
-    CULE_LAUNCH(k_vec_pool, blocks((long long)d.n * d.raw_size), kThreads, s, d);
-    check(cudaGetLastError(), "k_vec_pool");
-  }
+static void vec_finish(const DeviceBatch& b, const VecDev& d, uint8_t* obs, const vec::VecOutputs& out,
+                       int final_only, cudaStream_t s) {
+  CULE_LAUNCH(k_vec_pool, blocks((long long)d.n * d.raw_size), kThreads, s, b, d);
+  check(cudaGetLastError(), "k_vec_pool");
   CULE_LAUNCH(k_vec_process, blocks((long long)d.n * d.obs_size), kThreads, s, d);
   check(cudaGetLastError(), "k_vec_process");
   CULE_LAUNCH(k_vec_obs, blocks((long long)d.n * d.o.stack_num * d.obs_size), kThreads, s, d, obs,
@@ -396,7 +438,7 @@ void CudaVecEnv::reset(uintptr_t seeds, const CudaVecOutputs& o, uintptr_t strea
   const vec::VecOutputs out = vec_outputs(o);
   CULE_LAUNCH(k_vec_reset, blocks(v.d.n), kThreads, s, v.batch->b, v.batch->cfg, v.d, (const int64_t*)seeds, out);
   check(cudaGetLastError(), "k_vec_reset");
-  vec_finish(v.d, out.obs, out, 0, s);
+  vec_finish(v.batch->b, v.d, out.obs, out, 0, s);
 }
 
 void CudaVecEnv::step(uintptr_t action_idx, uintptr_t strengths, uintptr_t bad, const CudaVecOutputs& o,
@@ -414,13 +456,13 @@ void CudaVecEnv::step(uintptr_t action_idx, uintptr_t strengths, uintptr_t bad, 
               (const float*)strengths, (const int32_t*)bad, same, out);
   check(cudaGetLastError(), "k_vec_step");
   if (!same) {
-    vec_finish(d, out.obs, out, 0, s);
+    vec_finish(v.batch->b, d, out.obs, out, 0, s);
     return;
   }
-  vec_finish(d, (uint8_t*)final_obs, out, 1, s);
+  vec_finish(v.batch->b, d, (uint8_t*)final_obs, out, 1, s);
   CULE_LAUNCH(k_vec_reset_done, blocks(d.n), kThreads, s, v.batch->b, v.batch->cfg, d, (const int32_t*)bad, out);
   check(cudaGetLastError(), "k_vec_reset_done");
-  vec_finish(d, out.obs, out, 0, s);
+  vec_finish(v.batch->b, d, out.obs, out, 0, s);
 }
 
 // ---- clone / restore: the buffers are laid out as the CPU VecEnv's ----

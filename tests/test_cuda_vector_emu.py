@@ -60,6 +60,10 @@ CASES = {
                                                    "frameskip": 3, "stack_num": 2}),
     "pong-full-size": ("pong", 2, 15, {"img_height": 210, "img_width": 160}),
     "pong-half-size": ("pong", 2, 15, {"img_height": 105, "img_width": 80}),
+    # The computer's turn runs frames past the 25,000-instruction limit: a screen
+    # captured in such a frame is converted by the env's thread (the next frame goes on
+    # drawing into its buffer), the others by k_vec_pool.
+    "tic-tac-toe-3d-long-frames": ("tic_tac_toe_3d", 3, 150, {}),
 }
 
 
