@@ -16,12 +16,6 @@ struct Machine {
   const GameConfig& g;
   const uint8_t* rom;
   uint8_t* fbs;              // two frame buffers, kFrameBufferBytes each
-  // Filled by the Bus: the ROM offset of the byte at an address in the cartridge's
-  // fast range is seg_off[(address >> 10) & 15] + (address & $FFF) (mod 2^32).  The
-  // index takes the 1K segment (A10, A11), A12 and A13 (FE banks on A13).  A table
-  // here rather than in the Bus, so the Bus stays scalars the compiler keeps in
-  // registers.
-  uint32_t seg_off[16];
 
   CULE_HD uint8_t* fb() { return fbs + (c.tia.cur_buf ? kFrameBufferBytes : 0); }
 };
@@ -96,22 +90,26 @@ CULE_HD bool cart_switches_banks(uint8_t type) {
   return type != CART_2K && type != CART_4K && type != CART_FE;
 }
 
-// Fill m.seg_off for the mapper's type and bank registers.
-CULE_NOINLINE void cart_build_segments(Machine& m) {
-  const CartState& k = m.c.cart;
-  const uint8_t type = m.g.cart_type;
-  for (uint32_t i = 0; i < 16; ++i) {
+// Which 1K slice of the image each 1K segment of the cartridge window shows, for the
+// mapper's type and bank registers: byte s of the low word for segment s (A10, A11)
+// with A13 clear, of the high word with A13 set (FE banks on A13).  Two words the Bus
+// keeps in registers, so a ROM read is one load (on a GPU a table in memory would put
+// a second dependent load in front of every opcode and operand fetch).
+CULE_NOINLINE uint64_t cart_segments(const CartState& k, uint8_t type) {
+  uint64_t packed = 0;
+  for (uint32_t i = 0; i < 8; ++i) {
     const uint32_t seg = i & 3u;           // 1K segment of the window
     uint32_t slice;                        // the 1K slice of the image shown there
     switch (type) {
       case CART_2K: slice = seg & 1u; break;
       case CART_4K: slice = seg; break;
-      case CART_FE: slice = ((i & 8u) ? 0u : 4u) + seg; break;   // A13 set: the first 4K
+      case CART_FE: slice = ((i & 4u) ? 0u : 4u) + seg; break;   // A13 set: the first 4K
       case CART_E0: slice = seg == 3 ? 7u : (uint32_t)k.slice[seg]; break;
       default: slice = (uint32_t)k.bank * 4u + seg; break;
     }
-    m.seg_off[i] = (slice << 10) - (seg << 10);
+    packed |= (uint64_t)(slice & 0xFFu) << (8 * i);
   }
+  return packed;
 }
 
 // The bank registers a Bus built its view of the ROM from.
@@ -120,14 +118,15 @@ CULE_FI uint32_t cart_bank_key(const CartState& k) {
 }
 
 // kPlain: the mapper is cart_is_plain (a ROM read is bank[offset & rom_mask]);
-// otherwise any mapper (a ROM read in the fast range goes through Machine::seg_off).
+// otherwise any mapper (a ROM read in the fast range goes through cart_segments' slices).
 template <bool kPlain>
 struct BusT {
   Machine& m;
   uint8_t* ram;              // RIOT RAM
   const uint8_t* rom;        // the image (!kPlain) or the current 4K bank (kPlain)
   uint32_t rom_mask;         // kPlain: 0x7FF for 2K images, else 0xFFF
-  uint32_t bank_key;         // !kPlain: the bank registers seg_off was built from
+  uint32_t bank_key;         // !kPlain: the bank registers seg_lo / seg_hi were built from
+  uint32_t seg_lo, seg_hi;   // !kPlain: cart_segments (A13 clear / set)
   uint16_t fast_lo;          // window offsets [fast_lo, fast_lo + fast_len) are read here
   uint16_t fast_len;         // (16 bits, so the compiler drops the test for page 0 and 1 addresses)
   uint8_t switches;          // !kPlain: cart_switches_banks(type)
@@ -142,7 +141,13 @@ struct BusT {
         fast_len(cart_fast_range(mm.g.cart_type).len), switches(cart_switches_banks(mm.g.cart_type) ? 1 : 0),
         cycles(mm.c.cycles), data_bus(mm.c.data_bus), last_read(mm.c.last_access_read), stop(mm.c.stop) {
     if (kPlain) refresh_plain();
-    else cart_build_segments(mm);
+    else build_segments();
+  }
+
+  CULE_FI void build_segments() {
+    const uint64_t packed = cart_segments(m.c.cart, m.g.cart_type);
+    seg_lo = (uint32_t)packed;
+    seg_hi = (uint32_t)(packed >> 32);
   }
 
   CULE_FI void refresh_plain() { rom = m.rom + (uint32_t)m.c.cart.bank * 4096u; }
@@ -154,14 +159,16 @@ struct BusT {
       const uint32_t key = cart_bank_key(m.c.cart);
       if (key != bank_key) {
         bank_key = key;
-        cart_build_segments(m);
+        build_segments();
       }
     }
   }
   // The ROM byte a read of addr (in the fast range) returns.
   CULE_FI uint8_t rom_at(uint16_t addr) const {
     if (kPlain) return rom[addr & rom_mask];
-    return rom[(uint32_t)(m.seg_off[(addr >> 10) & 15u] + (addr & 0x0FFFu))];
+    const uint32_t slices = (addr & 0x2000) ? seg_hi : seg_lo;
+    const uint32_t slice = (slices >> (8u * ((addr >> 10) & 3u))) & 0xFFu;
+    return rom[(slice << 10) | (addr & 0x03FFu)];
   }
   // Whether a read of addr is a plain ROM read.
   CULE_FI bool fast_rom(uint16_t addr) const {
@@ -585,9 +592,14 @@ CULE_BIG void run_frame(Machine& m) {
   }
   c.stop = 0;
 #if defined(__CUDACC__)
+  // One copy of the CPU loop on a GPU, for every mapper.
   Bus bus(m);
   cpu_run(c.cpu, bus, 25000);
   bus.store();
+#elif defined(CULE_CUDA_EMULATED)
+  // The host emulation of the CUDA backend runs the GPU's bus for every mapper, so its
+  // tests cover what the GPU runs.
+  run_frame_cpu<Bus>(m);
 #else
   // On the host the plain mappers get their own copy of the CPU loop (one function
   // each: both inlined here, the compiler keeps less of the CPU state in registers).

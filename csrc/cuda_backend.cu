@@ -15,8 +15,21 @@
 // is the triple-chevron launch; host builds (cule._cuda_emu, see cuda_shim.hpp) run
 // the grid's threads one by one on the CPU instead.
 #define CULE_LAUNCH(kernel, grid, block, stream, ...) kernel<<<(grid), (block), 0, (stream)>>>(__VA_ARGS__)
+// The stepping kernels (k_act, k_vec_step) ask nvcc to fit CULE_STEP_MIN_BLOCKS blocks
+// of 128 threads per SM, which caps their registers (4: 128 registers, 16 warps per SM;
+// uncapped they take 132-160, 12 warps).  On an H200, 65,536 consoles (512 blocks) then
+// run in one wave over the 132 SMs instead of 1.3.  0 leaves the compiler's choice.
+#ifndef CULE_STEP_MIN_BLOCKS
+#define CULE_STEP_MIN_BLOCKS 4
+#endif
+#if CULE_STEP_MIN_BLOCKS > 0
+#define CULE_STEP_BOUNDS __launch_bounds__(128, CULE_STEP_MIN_BLOCKS)
+#else
+#define CULE_STEP_BOUNDS
+#endif
 #else
 #include "cuda_shim.hpp"
+#define CULE_STEP_BOUNDS
 #endif
 
 #include <stddef.h>
@@ -127,7 +140,7 @@ __global__ void k_check_actions(int n, const int64_t* actions, int32_t* bad) {
 // frames are drawn; when that leaves a frame buffer inexact, the console is reloaded
 // from global memory (still as it was before the step) and the step redone drawing
 // every frame (ale_act_observed).
-__global__ void k_act(DeviceBatch b, GameConfig g, const int64_t* actions, int32_t* rewards, EnvParams p,
+__global__ void CULE_STEP_BOUNDS k_act(DeviceBatch b, GameConfig g, const int64_t* actions, int32_t* rewards, EnvParams p,
                       const int32_t* bad) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
   if (env >= b.n) return;
