@@ -84,12 +84,14 @@ def make_runner(backend, game, num_envs, mode, threads, seed):
             # No observation: frames are emulated (collisions included) but not drawn.
             emu = cule.Atari(game, num_envs, device=device, frameskip=1, repeat_action_probability=0.25,
                              seed=seed, num_threads=threads, render=False)
+            # Random actions drawn where the emulator runs (on a GPU as a policy's would
+            # be: no host-to-device copy in the step).
             acts = emu.action_set.to(device)
-            gen = torch.Generator(device="cpu").manual_seed(seed)
+            gen = torch.Generator(device=device).manual_seed(seed)
 
             def step(n):
                 for _ in range(n):
-                    emu.act(acts[torch.randint(len(acts), (num_envs,), generator=gen)].to(device))
+                    emu.act(acts[torch.randint(len(acts), (num_envs,), generator=gen, device=device)])
                 done = (emu.terminated | emu.truncated).nonzero().flatten()
                 if len(done):
                     emu.reset(done)
@@ -159,6 +161,8 @@ def _vector_runner(env, num_envs, device, infer, seed, torch_outputs=False, fram
     env.reset(seed=seed)
     n_actions = int(env.single_action_space.n)
     rng = np.random.default_rng(seed)
+    # cule's torch-output envs get random actions drawn on their device (no copy).
+    gen = torch.Generator(device=device).manual_seed(seed) if torch_outputs else None
     net = _nature_cnn(n_actions, device) if infer else None
 
     def step(n):
@@ -169,10 +173,10 @@ def _vector_runner(env, num_envs, device, infer, seed, torch_outputs=False, fram
                 with torch.no_grad():
                     actions = net(x).argmax(1)
                 actions = actions if torch_outputs else actions.cpu().numpy()
+            elif torch_outputs:
+                actions = torch.randint(n_actions, (num_envs,), generator=gen, device=device)
             else:
                 actions = rng.integers(0, n_actions, size=num_envs)
-                if torch_outputs:
-                    actions = torch.as_tensor(actions, device=device)
             step.obs = env.step(actions)[0]
         if device == "cuda":
             torch.cuda.synchronize()

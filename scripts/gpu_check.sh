@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The GPU checks, for a machine with one CUDA GPU.
 #
-#   bash scripts/gpu_check.sh OUT          # all in under 8 minutes: build, CUDA tests
-#                                          # (all-games lock step over 800 frames), benchmark
+#   bash scripts/gpu_check.sh OUT          # all in under 8 minutes: build, CUDA tests,
+#                                          # benchmark, then the all-games lock step over 800
+#                                          # frames in what is left
 #   bash scripts/gpu_check.sh OUT tests    # build + CUDA tests, lock step over 5,000 frames
-#   bash scripts/gpu_check.sh OUT bench    # benchmark, memory per env, ncu profile of k_act
+#   bash scripts/gpu_check.sh OUT bench    # benchmark, step timings (scripts/cuda_timing.py),
+#                                          # memory per env, ncu profile of k_act
 #
 # (tests and bench: under 9 minutes each, meant as two back-to-back calls on one machine,
 # the second reusing the first's build.)  Downloads nothing: it uses the Python found
@@ -12,8 +14,9 @@
 # (ale-py, gymnasium) come from wheels in ./.whl, and .whl/cuda_backend.o, compiled
 # beforehand from these same sources, saves the nvcc run (scripts/prepare_gpu_wheels.sh
 # makes both).  Files in OUT (the device tool brings back 8): gpu_check.log,
-# cuda_quick.log, cuda_lockstep.log, benchmark.csv/.json/.png, gpu_check.json, and with
-# bench ncu_k_act.txt.
+# cuda_quick.log, cuda_lockstep.log (with a progress line every 25 steps, so a run cut
+# short still tells how far it got), benchmark.csv/.json/.png, gpu_check.json, and with
+# bench cuda_timing.jsonl and ncu_k_act.txt.
 set -uo pipefail
 OUT="${1:?usage: scripts/gpu_check.sh OUTDIR [all|tests|bench]}"
 PHASE="${2:-all}"
@@ -38,9 +41,9 @@ if [ -d .whl ] && ls .whl/*.whl > /dev/null 2>&1; then
 fi
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
 
-if [ "$PHASE" != "bench" ]; then
-  # reserve for the benchmark when running everything
-  R=0; [ "$PHASE" = "all" ] && R=150
+build_and_test() {
+  # reserve for the benchmark and the lock step when running everything
+  R=0; [ "$PHASE" = "all" ] && R=210
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv || true
   echo "== build (CULE_CUDA=1, sm_${CULE_CUDA_ARCHS:-90}, without the host emulation)"
   want=$(bash scripts/cuda_sources_sha.sh "${CULE_CUDA_ARCHS:-90}")
@@ -57,24 +60,36 @@ if [ "$PHASE" != "bench" ]; then
   [ $rc -eq 0 ] || { tail -60 /tmp/cule_build.log; exit $rc; }
   "$PY" -c "import cule, torch; print(cule.build_info(), torch.cuda.get_device_name(0))"
   echo "== CUDA tests (API, errors, snapshots, vector env)"
-  timeout "$(limit 150 $((R + 100)))" "$PY" -m pytest -v -rfE --durations=0 tests/test_cuda.py -k "not every_game" \
+  timeout "$(limit 150 $((R > 0 ? R : 100)))" "$PY" -m pytest -v -rfE --durations=0 tests/test_cuda.py -k "not every_game" \
     -p no:cacheprovider > "$OUT/cuda_quick.log" 2>&1
   echo "quick tests rc=$? after $(( $(date +%s) - T0 )) s"; grep -E "PASSED|FAILED|ERROR|passed|failed" "$OUT/cuda_quick.log" | tail -30
+}
+lockstep() {
   echo "== every game in lock step with the CPU backend"
   echo "   (CULE_LOCKSTEP_FRAMES=${CULE_LOCKSTEP_FRAMES:-5000})"
-  timeout "$(limit 420 $((R + 5)))" "$PY" -m pytest -v -rfE --durations=0 tests/test_cuda.py -k "every_game" \
+  timeout "$(limit 420 5)" "$PY" -m pytest -s -v -rfE --durations=0 tests/test_cuda.py -k "every_game" \
     -p no:cacheprovider > "$OUT/cuda_lockstep.log" 2>&1
   echo "lockstep rc=$? after $(( $(date +%s) - T0 )) s"; tail -8 "$OUT/cuda_lockstep.log"
-  [ "$PHASE" = "tests" ] && exit 0
+}
+if [ "$PHASE" != "bench" ]; then
+  build_and_test
+  if [ "$PHASE" = "tests" ]; then lockstep; exit 0; fi
 fi
 
 # ---- bench ----
 [ -n "$(ls cule/_cuda*.so 2>/dev/null)" ] || { echo "cule._cuda is not built: run the tests phase first"; exit 1; }
-echo "== benchmark (pong: emulation = cule.Atari render=False frameskip 1; pipeline = the vector env)"
-timeout -k 30 "$(limit 270 $([ "$PHASE" = bench ] && echo 150 || echo 35))" "$PY" -m cule.benchmark --backends ale-vector cule-cuda --games pong \
-  --num-envs 1024 4096 16384 65536 --modes emulation pipeline --warmup 0.5 --window 1 --windows 2 \
+echo "== benchmark (pong: emulation = cule.Atari render=False frameskip 1; pipeline = the vector env;"
+echo "   ale-vector at 1,024 envs, its cap, as the same-run reference)"
+timeout -k 30 "$(limit 200 $([ "$PHASE" = bench ] && echo 150 || echo 100))" "$PY" -m cule.benchmark --backends ale-vector cule-cuda --games pong \
+  --num-envs 1024 16384 65536 --modes emulation pipeline --warmup 0.5 --window 1 --windows 2 \
   --out-dir "$OUT" 2>&1
 echo "benchmark rc=$? after $(( $(date +%s) - T0 )) s"
+if [ "$PHASE" = "bench" ]; then
+  echo "== step timings (scripts/cuda_timing.py: a synchronisation after every step)"
+  timeout "$(limit 100 100)" "$PY" scripts/cuda_timing.py main \
+    "atari,32,0,1;atari,65536,0,1;atari,131072,0,1;atari,16384,1,4;vec,16384,1,4;vec,65536,1,4" \
+    "$OUT/cuda_timing.jsonl" 2>&1
+fi
 "$PY" - "$OUT" <<'PYEOF'
 import json, sys, torch, cule
 out = sys.argv[1]
@@ -104,7 +119,7 @@ NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -
 if [ "$PHASE" = "bench" ] && [ -n "$NCU" ] && [ "$(left)" -gt 40 ]; then
   echo "== ncu: k_act, pong, 16384 consoles, frameskip 1, render=False"
   # Divergence (threads per warp instruction), occupancy, stall reasons, memory.
-  timeout "$(limit 150 5)" "$NCU" --kernel-name regex:k_act --launch-skip 3 --launch-count 1 \
+  timeout "$(limit 150 5)" "$NCU" --kernel-name k_act --launch-skip 3 --launch-count 1 \
     --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section SchedulerStats --section MemoryWorkloadAnalysis --section InstructionStats \
     --metrics smsp__thread_inst_executed_per_inst_executed.ratio,smsp__sass_average_branch_targets_threads_uniform.pct,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,smsp__inst_executed.sum \
@@ -118,4 +133,5 @@ e.synchronize()
 " > "$OUT/ncu_k_act.txt" 2>&1
   echo "ncu rc=$?"; grep -E "Threads|Branch|Hit Rate|Occupancy|Registers|Duration|Issued|No Eligible|Stall" "$OUT/ncu_k_act.txt" | head -40
 fi
+[ "$PHASE" = "all" ] && lockstep
 echo "== done after $(( $(date +%s) - T0 )) s"

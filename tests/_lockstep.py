@@ -6,6 +6,7 @@ machines without a GPU).
 """
 import contextlib
 import os
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import torch
@@ -41,12 +42,16 @@ def first_difference(ref, other, screens=False, consoles=False):
     return None
 
 
-def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t, n=32, frameskip=4, seed=11):
+def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t, n=32, frameskip=4, seed=11,
+                        log=None):
     """Steps `n` consoles of each game on both backends with the same sticky random
     actions for `frames` frames, resetting finished envs.  new_gpu(game, n, **kw) makes the
     CUDA batch; stream(game) gives the context its work is queued in.  Returns
     {game: "step t: what"} for the games that differ (each is dropped at its first
-    difference)."""
+    difference).  log(line), if given, hears how far it got (after the batches are made,
+    then every 25 steps), so a run cut short still tells."""
+    log = log or (lambda line: None)
+    t0 = time.perf_counter()
     stream = stream or (lambda g: contextlib.nullcontext())
     kw = dict(seed=seed, frameskip=frameskip, max_num_frames_per_episode=3000)
     def make(g):
@@ -62,6 +67,7 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
     steps = frames // frameskip
     failures = {}
     live = list(games)
+    log(f"lockstep: {len(games)} games x {n} consoles made in {time.perf_counter() - t0:.1f} s; {steps} steps")
 
     def compare(g, t, r_cpu, r_gpu):
         if not torch.equal(r_cpu, r_gpu.cpu()):
@@ -88,6 +94,9 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
                     if len(done):
                         cpu[g].reset(done)
                         gpu[g].reset(to_dev(done))
+            if (t + 1) % 25 == 0 or t + 1 == steps:
+                log(f"lockstep: step {t + 1}/{steps} ({(t + 1) * frameskip} frames) after "
+                    f"{time.perf_counter() - t0:.1f} s, {len(failures)} games differ so far")
     for g in games:
         with stream(g):
             gpu[g].synchronize()

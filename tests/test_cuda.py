@@ -30,7 +30,8 @@ def test_cuda_matches_cpu_every_game():
     games = cule.list_games()
     streams = {g: torch.cuda.Stream() for g in games}
     failures = lockstep_every_game(games, FRAMES, lambda g, n, **kw: cule.Atari(g, n, device="cuda", **kw),
-                                   stream=lambda g: torch.cuda.stream(streams[g]), to_dev=lambda t: t.cuda())
+                                   stream=lambda g: torch.cuda.stream(streams[g]), to_dev=lambda t: t.cuda(),
+                                   log=lambda line: print(line, flush=True))
     assert not failures, f"{len(failures)} of {len(games)} games differ: {failures}"
 
 

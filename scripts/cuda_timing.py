@@ -1,0 +1,76 @@
+"""Per-step timings of cule on a CUDA GPU (pong), for GPU sessions: wall clock with a
+synchronisation after every step, and CUDA-event time over the same steps.
+
+    python scripts/cuda_timing.py LABEL SPEC OUT.jsonl [SECONDS]
+
+SPEC is a ';'-separated list of KIND,NUM_ENVS,RENDER,FRAMESKIP with KIND
+  atari  cule.Atari(device="cuda", frameskip=FRAMESKIP, render=RENDER == 1), random
+         actions from the minimal action set drawn on the GPU, one ``act`` a step;
+  vec    cule.AtariVectorEnv(device="cuda") with its defaults (frameskip 4, 84x84x4
+         grayscale; RENDER and FRAMESKIP are ignored), random actions drawn on the GPU.
+Each item is measured for SECONDS (default 1.2) after two warm-up steps; a JSON line per
+item (frames/s, ms per step, set-up seconds) is printed and appended to OUT.jsonl.
+Example: python scripts/cuda_timing.py main "atari,65536,0,1;vec,65536,1,4" t.jsonl
+"""
+import json
+import sys
+import time
+
+import torch
+
+import cule
+
+
+def main(label, spec, out, secs=1.2):
+    for item in spec.split(";"):
+        kind, n, render, fs = item.split(",")
+        n, render, fs = int(n), render == "1", int(fs)
+        t0 = time.time()
+        g = torch.Generator(device="cuda").manual_seed(0)
+        if kind == "atari":
+            e = cule.Atari("pong", n, device="cuda", frameskip=fs, render=render, seed=1)
+            acts = e.action_set.cuda()
+
+            def one():
+                e.act(acts[torch.randint(len(acts), (n,), device="cuda", generator=g)])
+        elif kind == "vec":
+            e = cule.AtariVectorEnv("pong", n, device="cuda")
+            e.reset(seed=1)
+            na = int(e.single_action_space.n)
+            fs = 4
+
+            def one():
+                e.step(torch.randint(na, (n,), device="cuda", generator=g))
+        else:
+            raise SystemExit(f"unknown kind {kind!r} (atari or vec)")
+        torch.cuda.synchronize()
+        setup = time.time() - t0
+        for _ in range(2):
+            one()
+        torch.cuda.synchronize()
+        k = 0
+        ev0, ev1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        t = time.time()
+        ev0.record()
+        while True:
+            one()
+            k += 1
+            torch.cuda.synchronize()
+            if time.time() - t > secs:
+                break
+        ev1.record()
+        torch.cuda.synchronize()
+        dt = time.time() - t
+        r = dict(label=label, kind=kind, n=n, render=render, frameskip=fs, steps=k, ms_per_step=dt / k * 1e3,
+                 gpu_ms_per_step=ev0.elapsed_time(ev1) / k, frames_per_s=n * fs * k / dt, setup_s=setup)
+        print(json.dumps(r), flush=True)
+        with open(out, "a") as f:
+            f.write(json.dumps(r) + "\n")
+        del e
+        torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) not in (4, 5):
+        raise SystemExit(__doc__)
+    main(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]) if len(sys.argv) == 5 else 1.2)
