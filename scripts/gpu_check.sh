@@ -14,8 +14,8 @@
 # (ale-py, gymnasium) come from wheels in ./.whl, and .whl/cuda_backend.o, compiled
 # beforehand from these same sources, saves the nvcc run (scripts/prepare_gpu_wheels.sh
 # makes both).  Files in OUT (the device tool brings back 8): gpu_check.log,
-# cuda_quick.log, cuda_lockstep.log (with a progress line every 25 steps, so a run cut
-# short still tells how far it got), benchmark.csv/.json/.png, gpu_check.json, and with
+# cuda_quick.log, cuda_lockstep.log (a line per game as it finishes, so a run cut short
+# still tells how far it got), benchmark.csv/.json/.png, gpu_check.json, and with
 # bench cuda_timing.jsonl and ncu_k_act.txt.
 set -uo pipefail
 OUT="${1:?usage: scripts/gpu_check.sh OUTDIR [all|tests|bench]}"

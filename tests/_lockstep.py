@@ -5,7 +5,7 @@ side) and by tests/test_cuda_emu.py through the host emulation (to check this co
 machines without a GPU).
 """
 import contextlib
-import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -47,57 +47,52 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
     """Steps `n` consoles of each game on both backends with the same sticky random
     actions for `frames` frames, resetting finished envs.  new_gpu(game, n, **kw) makes the
     CUDA batch; stream(game) gives the context its work is queued in.  Returns
-    {game: "step t: what"} for the games that differ (each is dropped at its first
-    difference).  log(line), if given, hears how far it got (after the batches are made,
-    then every 25 steps), so a run cut short still tells."""
+    {game: "step t: what"} for the games that differ (each stops at its first
+    difference).
+
+    Every game runs in its own thread (its CPU batch steps there, its GPU work is queued
+    on its stream), so the games go side by side and one whose frames are slow on the GPU
+    holds back only itself.  log(line), if given, hears of each game as it finishes (its
+    result and times), so a run cut short still tells how far it got."""
     log = log or (lambda line: None)
     t0 = time.perf_counter()
     stream = stream or (lambda g: contextlib.nullcontext())
     kw = dict(seed=seed, frameskip=frameskip, max_num_frames_per_episode=3000)
-    def make(g):
-        # Built in a thread pool: each CUDA batch loads on its own stream, side by side.
-        with stream(g):
-            return cule.Atari(g, n, num_threads=1, **kw), new_gpu(g, n, **kw)
-
-    pool = ThreadPoolExecutor(max(1, min(16, os.cpu_count() or 1)))
-    made = dict(zip(games, pool.map(make, games)))
-    cpu = {g: made[g][0] for g in games}
-    gpu = {g: made[g][1] for g in games}
-    gens = {g: torch.Generator().manual_seed(seed) for g in games}
     steps = frames // frameskip
-    failures = {}
-    live = list(games)
-    log(f"lockstep: {len(games)} games x {n} consoles made in {time.perf_counter() - t0:.1f} s; {steps} steps")
+    lock = threading.Lock()
+    finished = []
 
-    def compare(g, t, r_cpu, r_gpu):
+    def compare(cpu, gpu, t, r_cpu, r_gpu):
         if not torch.equal(r_cpu, r_gpu.cpu()):
             return "rewards"
-        return first_difference(cpu[g], gpu[g], screens=t % 25 == 0, consoles=t % 50 == 0 or t == steps - 1)
+        return first_difference(cpu, gpu, screens=t % 25 == 0, consoles=t % 50 == 0 or t == steps - 1)
 
-    with pool:
-        for t in range(steps):
-            acts = {g: cpu[g].action_set[torch.randint(len(cpu[g].action_set), (n,), generator=gens[g])]
-                    for g in live}
-            r_gpu = {}
-            for g in live:   # queued on each game's stream; nothing waits here
-                with stream(g):
-                    r_gpu[g] = gpu[g].act(to_dev(acts[g]))
-            r_cpu = dict(zip(live, pool.map(lambda g: cpu[g].act(acts[g]), live)))
-            for g in list(live):
-                with stream(g):
-                    what = compare(g, t, r_cpu[g], r_gpu[g])
-                    if what:
-                        failures[g] = f"step {t}: {what}"
-                        live.remove(g)
-                        continue
-                    done = (cpu[g].terminated | cpu[g].truncated).nonzero().flatten()
-                    if len(done):
-                        cpu[g].reset(done)
-                        gpu[g].reset(to_dev(done))
-            if (t + 1) % 25 == 0 or t + 1 == steps:
-                log(f"lockstep: step {t + 1}/{steps} ({(t + 1) * frameskip} frames) after "
-                    f"{time.perf_counter() - t0:.1f} s, {len(failures)} games differ so far")
-    for g in games:
+    def run(g):
         with stream(g):
-            gpu[g].synchronize()
-    return failures
+            cpu, gpu = cule.Atari(g, n, num_threads=1, **kw), new_gpu(g, n, **kw)
+            made = time.perf_counter() - t0
+            gen = torch.Generator().manual_seed(seed)
+            what, t = None, -1
+            for t in range(steps):
+                acts = cpu.action_set[torch.randint(len(cpu.action_set), (n,), generator=gen)]
+                r_gpu = gpu.act(to_dev(acts))   # queued on the game's stream: runs while the CPU steps
+                r_cpu = cpu.act(acts)
+                what = compare(cpu, gpu, t, r_cpu, r_gpu)
+                if what:
+                    what = f"step {t}: {what}"
+                    break
+                done = (cpu.terminated | cpu.truncated).nonzero().flatten()
+                if len(done):
+                    cpu.reset(done)
+                    gpu.reset(to_dev(done))
+            gpu.synchronize()
+        with lock:
+            finished.append(g)
+            log(f"lockstep: {g}: {'differs at ' + what if what else 'same'} over {t + 1} of {steps} steps "
+                f"({(t + 1) * frameskip} frames); made after {made:.1f} s, finished after "
+                f"{time.perf_counter() - t0:.1f} s ({len(finished)}/{len(games)} games)")
+        return what
+
+    with ThreadPoolExecutor(max(1, len(games))) as pool:
+        results = dict(zip(games, pool.map(run, games)))
+    return {g: what for g, what in results.items() if what}
