@@ -177,6 +177,15 @@ struct BusT {
     if (kPlain) return rom_off < (uint32_t)fast_len;
     return rom_off - (uint32_t)fast_lo < (uint32_t)fast_len;
   }
+  // Accesses the Bus does itself, with no call out and no side effect: plain ROM reads
+  // and RIOT RAM (peek / poke's inline branches); plain_byte is what such a read gives.
+  // For the CPU's look at its next instruction (cpu6507 Core::next_is_io).
+  CULE_FI bool plain_read(uint16_t addr) const {
+    return fast_rom(addr) || (!(addr & 0x1000) && (addr & 0x0280) == 0x0080);
+  }
+  CULE_FI bool plain_write(uint16_t addr) const { return !(addr & 0x1000) && (addr & 0x0280) == 0x0080; }
+  CULE_FI uint8_t plain_byte(uint16_t addr) const { return fast_rom(addr) ? rom_at(addr) : ram[addr & 0x7F]; }
+
   // Write the copies back to the console (before a device call, and at the end).
   CULE_FI void store() {
     Console& c = m.c;

@@ -523,6 +523,38 @@ struct Core {
     if (access & kWrite) wr(ea, r);
   }
 
+  // Whether the next instruction may make a bus access other than a plain ROM read or a
+  // RIOT RAM access (the TIA, RIOT I/O and timer, a cartridge hotspot or port): the
+  // accesses that call out of the CPU loop.  It reads the instruction, its operands and
+  // pointers only where they are plain (else it answers true) and changes nothing.  An
+  // approximation, wrong only at a cost in speed: stack and control-flow instructions
+  // count as plain.  Used by cpu_run's I/O convergence on a GPU (CULE_IO_CONVERGE).
+  template <class B = Bus>
+  CULE_FI bool next_is_io() const {
+    const B& b = bus;
+    if (!b.plain_read(pc)) return true;
+    const uint32_t d = decode_entry(b.plain_byte(pc));
+    const uint32_t mode = (d >> 8) & 15u;
+    if (mode == kSpecial || mode == kImp) return false;
+    const uint16_t p1 = (uint16_t)(pc + 1), p2 = (uint16_t)(pc + 2);
+    if (!b.plain_read(p1)) return true;
+    if (mode <= kRel) return false;   // immediate operand / branch offset: read above
+    uint32_t lo = b.plain_byte(p1);
+    if (mode >= kAbs) {
+      if (!b.plain_read(p2)) return true;
+      lo |= (uint32_t)b.plain_byte(p2) << 8;
+    }
+    if (mode == kIndX || mode == kIndY) {
+      const uint32_t ptr = mode == kIndX ? (uint8_t)(lo + x) : lo;
+      if (!b.plain_read((uint16_t)ptr) || !b.plain_read((uint16_t)(ptr + 1))) return true;
+      lo = (uint32_t)b.plain_byte((uint16_t)ptr) | ((uint32_t)b.plain_byte((uint16_t)(ptr + 1)) << 8);
+    }
+    const uint32_t index = (mode == kZpX || mode == kAbsX) ? x : (mode == kZpY || mode == kIndY || mode == kAbsY) ? y : 0u;
+    const uint16_t ea = (uint16_t)((mode <= kZpY) ? ((lo + index) & 0xFFu) : ((lo + index) & 0xFFFFu));
+    const uint32_t access = (d >> 17) & 3u;
+    return ((access & kRead) && !b.plain_read(ea)) || ((access & kWrite) && !b.plain_write(ea));
+  }
+
   // Stack and control-flow instructions, JMP (ind) and JAM (base cycles already charged).
   CULE_FI void step_special(uint8_t opcode) {
     switch (opcode) {
@@ -564,6 +596,19 @@ CULE_HD void cpu_step(CpuState& s, Bus& bus) {
   c.save(s);
 }
 
+// CULE_IO_CONVERGE=1 (a GPU build-time experiment, off by default): the lanes of a warp
+// whose next instruction would call out of the loop for I/O (Core::next_is_io) wait, up
+// to CULE_IO_WAIT rounds, while other lanes still have plain instructions to run, so the
+// I/O paths (TIA writes with their catch-up drawing, timer reads) run for many lanes at
+// once instead of one lane at a time.  Every console still runs its own instructions in
+// its own order: only when they run beside the other lanes' changes.
+#ifndef CULE_IO_CONVERGE
+#define CULE_IO_CONVERGE 0
+#endif
+#ifndef CULE_IO_WAIT
+#define CULE_IO_WAIT 8
+#endif
+
 // Runs up to max_instructions instructions, stopping early once bus.stopped() or the
 // CPU halts; the registers stay in locals for the whole run.  Returns the number of
 // instructions executed.
@@ -571,11 +616,34 @@ template <class Bus>
 CULE_FI int cpu_run(CpuState& s, Bus& bus, int max_instructions) {
   if (s.halted) return 0;
   cpu6507::Core<Bus> c{bus, s.pc, s.a, s.x, s.y, s.sp, s.p, 0, max_instructions};
+#if defined(__CUDA_ARCH__) && CULE_IO_CONVERGE
+  int waited = 0;
   while (c.budget > 0) {
+    const unsigned lanes = __activemask();
+    const bool io = c.next_is_io();
+    const unsigned plain = __ballot_sync(lanes, !io);
+    if (io && plain != 0u && waited < CULE_IO_WAIT) {
+      ++waited;
+    } else {
+      waited = 0;
+      c.step();
+      --c.budget;
+      if (c.halted || bus.stopped()) break;
+    }
+  }
+#else
+  while (c.budget > 0) {
+#if defined(CULE_CUDA_EMULATED)
+    // The host emulation of the CUDA backend looks at each next instruction as the
+    // GPU's I/O convergence would (and ignores the answer), so its tests show the look
+    // changes nothing.
+    (void)c.next_is_io();
+#endif
     c.step();
     --c.budget;
     if (c.halted || bus.stopped()) break;
   }
+#endif
   const int n = max_instructions - (c.budget > 0 ? c.budget : 0);
   c.save(s);
   return n;

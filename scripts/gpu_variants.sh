@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Times build variants of the CUDA object on a GPU machine, one after another in one call:
+#
+#   bash scripts/gpu_variants.sh OUT "SPEC" NAME=OBJECT.o [NAME=OBJECT.o ...]
+#
+# Each OBJECT.o is csrc/cuda_backend.cu compiled beforehand (on any machine with nvcc,
+# e.g. with an experiment's -D flag:
+#   nvcc -std=c++17 -O3 --fmad=false -Xcompiler -fPIC,-ffp-contract=off -Icsrc \
+#     -diag-suppress 20012 -gencode arch=compute_90,code=sm_90 -Xptxas -v \
+#     -DCULE_IO_CONVERGE=1 -c csrc/cuda_backend.cu -o .diag/io.o
+# about 2 minutes on 2 cores).  cule._cuda must already be built here (scripts/gpu_check.sh
+# does that); its host bindings are relinked with each object in turn and
+# scripts/cuda_timing.py measures SPEC (see there) under the label NAME, appending to
+# OUT/cuda_timing.jsonl.  The first object given stays linked at the end.
+set -uo pipefail
+OUT="${1:?usage: scripts/gpu_variants.sh OUT SPEC NAME=OBJ.o ...}"; SPEC="${2:?SPEC}"; shift 2
+cd "$(dirname "$0")/.."
+mkdir -p "$OUT"
+PY="${PYTHON:-python3}"
+SO=$(ls cule/_cuda.cpython-3*.so 2>/dev/null | head -1)
+BO=$(find build -name cuda_bindings.o 2>/dev/null | head -1)
+[ -n "$SO" ] && [ -n "$BO" ] || { echo "build cule._cuda first (scripts/gpu_check.sh)"; exit 1; }
+NV=$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")
+LIBD=$NV/lib64; [ -f "$LIBD/libcudart_static.a" ] || LIBD=$NV/lib
+link() { g++ -shared -o "$SO" "$BO" "$1" -L"$LIBD" -lcudart_static -ldl -lrt -lpthread; }
+for v in "$@"; do
+  name="${v%%=*}"; obj="${v#*=}"
+  link "$obj" || { echo "$name: link failed"; continue; }
+  echo "== $name ($obj)"
+  "$PY" scripts/cuda_timing.py "$name" "$SPEC" "$OUT/cuda_timing.jsonl"
+done
+first="${1#*=}"; link "$first" && echo "relinked $first"
