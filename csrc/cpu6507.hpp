@@ -527,15 +527,19 @@ struct Core {
   // RIOT RAM access (the TIA, RIOT I/O and timer, a cartridge hotspot or port): the
   // accesses that call out of the CPU loop.  It reads the instruction, its operands and
   // pointers only where they are plain (else it answers true) and changes nothing.  An
-  // approximation, wrong only at a cost in speed: stack and control-flow instructions
-  // count as plain.  Used by cpu_run's I/O convergence on a GPU (CULE_IO_CONVERGE).
+  // approximation, wrong only at a cost in speed: a stack instruction counts as I/O
+  // when its stack accesses (SP-2 .. SP+3) may leave the RAM half of page 1 (games
+  // point SP at the TIA to set ENAM / ENABL with PHP), the other accesses of stack and
+  // control-flow instructions (vectors, return addresses) as plain.  Used by cpu_run's
+  // I/O convergence on a GPU (CULE_IO_CONVERGE).
   template <class B = Bus>
   CULE_FI bool next_is_io() const {
     const B& b = bus;
     if (!b.plain_read(pc)) return true;
     const uint32_t d = decode_entry(b.plain_byte(pc));
     const uint32_t mode = (d >> 8) & 15u;
-    if (mode == kSpecial || mode == kImp) return false;
+    if (mode == kSpecial) return sp < 0x82u || sp > 0xFCu;
+    if (mode == kImp) return false;
     const uint16_t p1 = (uint16_t)(pc + 1), p2 = (uint16_t)(pc + 2);
     if (!b.plain_read(p1)) return true;
     if (mode <= kRel) return false;   // immediate operand / branch offset: read above
