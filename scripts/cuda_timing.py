@@ -1,14 +1,16 @@
 """Per-step timings of cule on a CUDA GPU (pong), for GPU sessions: wall clock with a
 synchronisation after every step, and CUDA-event time over the same steps.
 
-    python scripts/cuda_timing.py LABEL SPEC OUT.jsonl [SECONDS]
+    python scripts/cuda_timing.py LABEL SPEC OUT.jsonl [SECONDS [WARMUP_STEPS]]
 
 SPEC is a ';'-separated list of KIND,NUM_ENVS,RENDER,FRAMESKIP with KIND
   atari  cule.Atari(device="cuda", frameskip=FRAMESKIP, render=RENDER == 1), random
          actions from the minimal action set drawn on the GPU, one ``act`` a step;
   vec    cule.AtariVectorEnv(device="cuda") with its defaults (frameskip 4, 84x84x4
          grayscale; RENDER and FRAMESKIP are ignored), random actions drawn on the GPU.
-Each item is measured for SECONDS (default 1.2) after two warm-up steps; a JSON line per
+Each item is measured for SECONDS (default 1.2) after WARMUP_STEPS steps (default 2; the
+consoles of an `atari` item start from the same reset and drift apart as the random
+actions steer them, so more warm-up measures warps that diverge more); a JSON line per
 item (frames/s, ms per step, set-up seconds) is printed and appended to OUT.jsonl.
 Example: python scripts/cuda_timing.py main "atari,65536,0,1;vec,65536,1,4" t.jsonl
 """
@@ -21,7 +23,7 @@ import torch
 import cule
 
 
-def main(label, spec, out, secs=1.2):
+def main(label, spec, out, secs=1.2, warmup=2):
     for item in spec.split(";"):
         kind, n, render, fs = item.split(",")
         n, render, fs = int(n), render == "1", int(fs)
@@ -45,7 +47,7 @@ def main(label, spec, out, secs=1.2):
             raise SystemExit(f"unknown kind {kind!r} (atari or vec)")
         torch.cuda.synchronize()
         setup = time.time() - t0
-        for _ in range(2):
+        for _ in range(warmup):
             one()
         torch.cuda.synchronize()
         k = 0
@@ -61,7 +63,8 @@ def main(label, spec, out, secs=1.2):
         ev1.record()
         torch.cuda.synchronize()
         dt = time.time() - t
-        r = dict(label=label, kind=kind, n=n, render=render, frameskip=fs, steps=k, ms_per_step=dt / k * 1e3,
+        r = dict(label=label, kind=kind, n=n, render=render, frameskip=fs, warmup=warmup, steps=k,
+                 ms_per_step=dt / k * 1e3,
                  gpu_ms_per_step=ev0.elapsed_time(ev1) / k, frames_per_s=n * fs * k / dt, setup_s=setup)
         print(json.dumps(r), flush=True)
         with open(out, "a") as f:
@@ -71,6 +74,7 @@ def main(label, spec, out, secs=1.2):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) not in (4, 5):
+    if len(sys.argv) not in (4, 5, 6):
         raise SystemExit(__doc__)
-    main(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]) if len(sys.argv) == 5 else 1.2)
+    main(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]) if len(sys.argv) >= 5 else 1.2,
+         int(sys.argv[5]) if len(sys.argv) == 6 else 2)
