@@ -11,7 +11,8 @@
 # about 2 minutes on 2 cores).  cule._cuda must already be built here (scripts/gpu_check.sh
 # does that); its host bindings are relinked with each object in turn and
 # scripts/cuda_timing.py measures SPEC (see there) under the label NAME, appending to
-# OUT/cuda_timing.jsonl.  The first object given stays linked at the end.
+# OUT/cuda_timing.jsonl (SECS and WARMUP in the environment: its seconds and warm-up steps).
+# The first object given stays linked at the end.
 set -uo pipefail
 OUT="${1:?usage: scripts/gpu_variants.sh OUT SPEC NAME=OBJ.o ...}"; SPEC="${2:?SPEC}"; shift 2
 cd "$(dirname "$0")/.."
@@ -27,6 +28,6 @@ for v in "$@"; do
   name="${v%%=*}"; obj="${v#*=}"
   link "$obj" || { echo "$name: link failed"; continue; }
   echo "== $name ($obj)"
-  "$PY" scripts/cuda_timing.py "$name" "$SPEC" "$OUT/cuda_timing.jsonl"
+  "$PY" scripts/cuda_timing.py "$name" "$SPEC" "$OUT/cuda_timing.jsonl" "${SECS:-1.2}" "${WARMUP:-2}"
 done
 first="${1#*=}"; link "$first" && echo "relinked $first"
