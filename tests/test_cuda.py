@@ -20,18 +20,22 @@ from _lockstep import lockstep_every_game
 pytestmark = pytest.mark.skipif(not cuda_available(), reason="no CUDA device or no CUDA build")
 
 # Frames per game of the all-games lock step: 5,000 (CULE_LOCKSTEP_FRAMES to change;
-# scripts/gpu_check.sh's 8-minute run sets 800).
+# scripts/gpu_check.sh's 8-minute run sets 800), run on the GPU in CULE_LOCKSTEP_SEGMENTS
+# segments side by side (10: 500 frames each; see tests/_lockstep.py).
 FRAMES = int(os.environ.get("CULE_LOCKSTEP_FRAMES", "5000"))
+SEGMENTS = int(os.environ.get("CULE_LOCKSTEP_SEGMENTS", "10"))
 
 
 def test_cuda_matches_cpu_every_game():
-    # Every game, 32 consoles (one full warp) each; each game's GPU work on its own
-    # stream so the games run side by side, the CPU batches in a thread pool.
+    # Every game, 32 consoles (one full warp) each, each game in its own thread with its
+    # GPU work on its own stream, so the games run side by side; on the GPU the length
+    # runs in segments side by side (a GPU thread runs a console's frames one after
+    # another, tens of milliseconds each).  Run with -s to see a line per game.
     games = cule.list_games()
     streams = {g: torch.cuda.Stream() for g in games}
     failures = lockstep_every_game(games, FRAMES, lambda g, n, **kw: cule.Atari(g, n, device="cuda", **kw),
                                    stream=lambda g: torch.cuda.stream(streams[g]), to_dev=lambda t: t.cuda(),
-                                   log=lambda line: print(line, flush=True))
+                                   log=lambda line: print(line, flush=True), segments=SEGMENTS)
     assert not failures, f"{len(failures)} of {len(games)} games differ: {failures}"
 
 

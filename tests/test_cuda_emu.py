@@ -374,7 +374,21 @@ def test_every_game_lockstep_helper():
     # A line per game as it finishes (a GPU run cut short by a time limit still shows how
     # far it got).
     assert sorted(line.split(":")[1].strip() for line in lines) == sorted(games)
-    assert all(": same over 4 of 4 steps (16 frames); made after " in line for line in lines)
+    assert all(": same (4 steps of 4 frames in 1 segment(s)); CPU done after " in line for line in lines)
     assert lines[-1].endswith("(4/4 games)")
+    # In segments (the GPU batch holds one group of consoles per segment, the later ones
+    # restored from the CPU's snapshots), over a length with resets (max frames 3000 cut
+    # episodes short) and whole-console comparisons inside segments.
+    lines = []
+    assert lockstep_every_game(["pong", "ms_pacman"], 3200, new, log=lines.append, segments=3, n=4) == {}
+    assert all("(800 steps of 4 frames in 3 segment(s))" in line for line in lines)
     wrong = lambda g, n, **kw: cule.Atari(g, n, _emulate_cuda=True, **{**kw, "seed": 12})   # noqa: E731
     assert set(lockstep_every_game(["pong", "ms_pacman"], 40, wrong)) == {"pong", "ms_pacman"}
+    # A difference that shows only in a later segment: every sticky action there repeats.
+    def late(g, n, **kw):
+        a = cule.Atari(g, n, _emulate_cuda=True, **kw)
+        real_act = a.act
+        a.act = lambda acts: real_act(torch.cat([acts[:n // 2], acts[n // 2:] * 0]))
+        return a
+    found = lockstep_every_game(["pong"], 160, late, segments=2, n=4)
+    assert set(found) == {"pong"} and int(found["pong"].split()[1].rstrip(":")) >= 20, found
