@@ -17,7 +17,7 @@
 #define CULE_LAUNCH(kernel, grid, block, stream, ...) kernel<<<(grid), (block), 0, (stream)>>>(__VA_ARGS__)
 // The stepping kernels (k_act, k_vec_step) ask nvcc to fit CULE_STEP_MIN_BLOCKS blocks
 // of 128 threads per SM, which caps their registers (4: 128 registers, 16 warps per SM;
-// uncapped they take 132-160, 12 warps).  On an H200, 65,536 consoles (512 blocks) then
+// uncapped they take 132-162, 12 warps).  On an H200, 65,536 consoles (512 blocks) then
 // run in one wave over the 132 SMs instead of 1.3.  0 leaves the compiler's choice.
 #ifndef CULE_STEP_MIN_BLOCKS
 #define CULE_STEP_MIN_BLOCKS 4

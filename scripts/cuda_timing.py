@@ -69,7 +69,7 @@ def main(label, spec, out, secs=1.2, warmup=2):
         print(json.dumps(r), flush=True)
         with open(out, "a") as f:
             f.write(json.dumps(r) + "\n")
-        del e
+        del e, one
         torch.cuda.empty_cache()
 
 

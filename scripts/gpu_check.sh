@@ -6,7 +6,8 @@
 #                                          # frames in what is left
 #   bash scripts/gpu_check.sh OUT tests    # build + CUDA tests, lock step over 5,000 frames
 #   bash scripts/gpu_check.sh OUT bench    # benchmark, step timings (scripts/cuda_timing.py),
-#                                          # memory per env, ncu profile of k_act
+#                                          # memory per env, ncu profiles of k_act and
+#                                          # k_vec_step
 #
 # (tests and bench: under 9 minutes each, meant as two back-to-back calls on one machine,
 # the second reusing the first's build.)  Downloads nothing: it uses the Python found
@@ -16,7 +17,8 @@
 # makes both).  Files in OUT (the device tool brings back 8): gpu_check.log,
 # cuda_quick.log, cuda_lockstep.log (a line per game as it finishes, so a run cut short
 # still tells how far it got), benchmark.csv/.json/.png, gpu_check.json, and with
-# bench cuda_timing.jsonl and ncu_k_act.txt.
+# bench cuda_timing.jsonl, ncu_k_act.txt, ncu_k_vec_step.txt and its per-instruction
+# page ncu_k_vec_step_sass.csv.gz (instead of benchmark.png).
 set -uo pipefail
 OUT="${1:?usage: scripts/gpu_check.sh OUTDIR [all|tests|bench]}"
 PHASE="${2:-all}"
@@ -29,15 +31,19 @@ T0=$(date +%s)
 left() { echo $(( BUDGET - ($(date +%s) - T0) )); }
 # min(step's own limit, what is left of the budget less a reserve for what follows)
 limit() { local l; l=$(( $(left) - $2 )); [ "$l" -lt "$1" ] && echo $(( l > 5 ? l : 5 )) || echo "$1"; }
-mkdir -p "$OUT"
+mkdir -p "$OUT" && OUT="$(cd "$OUT" && pwd)" || exit 2
 LOG="$OUT/gpu_check.log"
+FAILED=0   # set when a test run fails; the exit status
 cd "$(dirname "$0")/.."
 exec > >(tee -a "$LOG") 2>&1
 echo "== $(date -Iseconds) gpu_check $PHASE on $(hostname), budget $BUDGET s"
 PY="${PYTHON:-python3}"
 if [ -d .whl ] && ls .whl/*.whl > /dev/null 2>&1; then
-  "$PY" -m pip install -q --no-index --no-deps --no-compile --target /tmp/cule-site .whl/*.whl && \
+  if "$PY" -m pip install -q --no-index --no-deps --no-compile --target /tmp/cule-site .whl/*.whl; then
     export PYTHONPATH="/tmp/cule-site${PYTHONPATH:+:$PYTHONPATH}"
+  else
+    echo "pip could not install the wheels in .whl (made for another Python? PYVER in prepare_gpu_wheels.sh)"
+  fi
 fi
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
 
@@ -46,6 +52,7 @@ build_and_test() {
   R=0; [ "$PHASE" = "all" ] && R=210
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv || true
   echo "== build (CULE_CUDA=1, sm_${CULE_CUDA_ARCHS:-90}, without the host emulation)"
+  echo "nvcc here: $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*')"
   want=$(bash scripts/cuda_sources_sha.sh "${CULE_CUDA_ARCHS:-90}")
   if [ -f .whl/cuda_backend.o ] && [ "$want" = "$(cat .whl/cuda_backend.sha256 2>/dev/null)" ]; then
     export CULE_CUDA_OBJECT="$PWD/.whl/cuda_backend.o"
@@ -62,22 +69,24 @@ build_and_test() {
   echo "== CUDA tests (API, errors, snapshots, vector env)"
   timeout "$(limit 150 $((R > 0 ? R : 100)))" "$PY" -m pytest -v -rfE --durations=0 tests/test_cuda.py -k "not every_game" \
     -p no:cacheprovider > "$OUT/cuda_quick.log" 2>&1
-  echo "quick tests rc=$? after $(( $(date +%s) - T0 )) s"; grep -E "PASSED|FAILED|ERROR|passed|failed" "$OUT/cuda_quick.log" | tail -30
+  rc=$?; [ $rc -eq 0 ] || FAILED=1
+  echo "quick tests rc=$rc after $(( $(date +%s) - T0 )) s"; grep -E "PASSED|FAILED|ERROR|passed|failed" "$OUT/cuda_quick.log" | tail -30
 }
 lockstep() {
   echo "== every game in lock step with the CPU backend"
   echo "   (CULE_LOCKSTEP_FRAMES=${CULE_LOCKSTEP_FRAMES:-5000})"
   timeout "$(limit 420 5)" "$PY" -m pytest -s -v -rfE --durations=0 tests/test_cuda.py -k "every_game" \
     -p no:cacheprovider > "$OUT/cuda_lockstep.log" 2>&1
-  echo "lockstep rc=$? after $(( $(date +%s) - T0 )) s"; tail -8 "$OUT/cuda_lockstep.log"
+  rc=$?; [ $rc -eq 0 ] || FAILED=1
+  echo "lockstep rc=$rc after $(( $(date +%s) - T0 )) s"; tail -8 "$OUT/cuda_lockstep.log"
 }
 if [ "$PHASE" != "bench" ]; then
   build_and_test
-  if [ "$PHASE" = "tests" ]; then lockstep; exit 0; fi
+  if [ "$PHASE" = "tests" ]; then lockstep; exit $FAILED; fi
 fi
 
 # ---- bench ----
-[ -n "$(ls cule/_cuda*.so 2>/dev/null)" ] || { echo "cule._cuda is not built: run the tests phase first"; exit 1; }
+[ -n "$(ls cule/_cuda.cpython-*.so 2>/dev/null)" ] || { echo "cule._cuda is not built: run the tests phase first"; exit 1; }
 echo "== benchmark (pong: emulation = cule.Atari render=False frameskip 1; pipeline = the vector env;"
 echo "   ale-vector at 1,024 envs, its cap, as the same-run reference)"
 timeout -k 30 "$(limit 200 $([ "$PHASE" = bench ] && echo 150 || echo 100))" "$PY" -m cule.benchmark --backends ale-vector cule-cuda --games pong \
@@ -119,7 +128,7 @@ NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -
 if [ "$PHASE" = "bench" ] && [ -n "$NCU" ] && [ "$(left)" -gt 40 ]; then
   echo "== ncu: k_act, pong, 16384 consoles, frameskip 1, render=False"
   # Divergence (threads per warp instruction), occupancy, stall reasons, memory.
-  timeout "$(limit 150 5)" "$NCU" --kernel-name k_act --launch-skip 3 --launch-count 1 \
+  timeout "$(limit 120 70)" "$NCU" --clock-control none --kernel-name k_act --launch-skip 3 --launch-count 1 \
     --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section SchedulerStats --section MemoryWorkloadAnalysis --section InstructionStats \
     --metrics smsp__thread_inst_executed_per_inst_executed.ratio,smsp__sass_average_branch_targets_threads_uniform.pct,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,smsp__inst_executed.sum \
@@ -133,5 +142,26 @@ e.synchronize()
 " > "$OUT/ncu_k_act.txt" 2>&1
   echo "ncu rc=$?"; grep -E "Threads|Branch|Hit Rate|Occupancy|Registers|Duration|Issued|No Eligible|Stall" "$OUT/ncu_k_act.txt" | head -40
 fi
+if [ "$PHASE" = "bench" ] && [ -n "$NCU" ] && [ "$(left)" -gt 60 ]; then
+  echo "== ncu: k_vec_step, pong vector env defaults, 16384 envs (full set; per-instruction page gzipped)"
+  rm -f /tmp/ncu_k_vec_step.ncu-rep
+  timeout "$(limit 120 5)" "$NCU" --clock-control none --set full --import-source yes --kernel-name k_vec_step \
+    --launch-skip 3 --launch-count 1 -f -o /tmp/ncu_k_vec_step "$PY" -c "
+import torch, cule
+e = cule.AtariVectorEnv('pong', 16384, device='cuda')
+e.reset(seed=1)
+g = torch.Generator(device='cuda').manual_seed(0)
+for _ in range(5):
+    e.step(torch.randint(int(e.single_action_space.n), (16384,), device='cuda', generator=g))
+torch.cuda.synchronize()
+" > /tmp/ncu_k_vec_step.log 2>&1
+  echo "ncu rc=$?"; tail -3 /tmp/ncu_k_vec_step.log
+  "$NCU" -i /tmp/ncu_k_vec_step.ncu-rep --page details > "$OUT/ncu_k_vec_step.txt" 2>&1
+  "$NCU" -i /tmp/ncu_k_vec_step.ncu-rep --page source --csv --print-source sass 2>&1 | gzip > "$OUT/ncu_k_vec_step_sass.csv.gz"
+  grep -E "Duration|Threads Per Warp|Warp Cycles Per Issued|Achieved Occ|Registers Per" "$OUT/ncu_k_vec_step.txt" | head
+fi
+# The device tool brings back 8 files: the plot is the one left out.
+[ "$PHASE" = "bench" ] && rm -f "$OUT/benchmark.png"
 [ "$PHASE" = "all" ] && lockstep
-echo "== done after $(( $(date +%s) - T0 )) s"
+echo "== done after $(( $(date +%s) - T0 )) s$([ $FAILED -eq 0 ] || echo ', with test failures')"
+exit $FAILED

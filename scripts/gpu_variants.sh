@@ -15,13 +15,16 @@
 # The first object given stays linked at the end.
 set -uo pipefail
 OUT="${1:?usage: scripts/gpu_variants.sh OUT SPEC NAME=OBJ.o ...}"; SPEC="${2:?SPEC}"; shift 2
+[ $# -ge 1 ] || { echo "usage: scripts/gpu_variants.sh OUT SPEC NAME=OBJ.o [NAME=OBJ.o ...]"; exit 2; }
+mkdir -p "$OUT" && OUT="$(cd "$OUT" && pwd)" || exit 2
 cd "$(dirname "$0")/.."
-mkdir -p "$OUT"
 PY="${PYTHON:-python3}"
+# cule from this checkout; ale-py / gymnasium where gpu_check.sh installed the wheels.
+export PYTHONPATH="$PWD:/tmp/cule-site${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
 SO=$(ls cule/_cuda.cpython-3*.so 2>/dev/null | head -1)
 BO=$(find build -name cuda_bindings.o 2>/dev/null | head -1)
 [ -n "$SO" ] && [ -n "$BO" ] || { echo "build cule._cuda first (scripts/gpu_check.sh)"; exit 1; }
-NV=$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")
+if command -v nvcc > /dev/null; then NV=$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")"); else NV="${CUDA_HOME:-/usr/local/cuda}"; fi
 LIBD=$NV/lib64; [ -f "$LIBD/libcudart_static.a" ] || LIBD=$NV/lib
 link() { g++ -shared -o "$SO" "$BO" "$1" -L"$LIBD" -lcudart_static -ldl -lrt -lpthread; }
 for v in "$@"; do

@@ -44,13 +44,15 @@ def first_difference(ref, other, screens=False, consoles=False):
 
 def _row_hashes(x, cache={}):
     """One int64 per row of a uint8 tensor (a fixed pseudo-random weighting of the row's
-    bytes, wrapping): equal rows give equal hashes on either device."""
+    bytes, wrapping): equal rows give equal hashes on either device.  Eight rows at a
+    time, so the int64 copy stays small (a screen_rgb row is 100,800 bytes)."""
     x = x.reshape(len(x), -1)
     key = (x.shape[1], str(x.device))
     if key not in cache:
         g = torch.Generator().manual_seed(x.shape[1])
         cache[key] = torch.randint(-(2 ** 62), 2 ** 62, (x.shape[1],), generator=g, dtype=torch.int64).to(x.device)
-    return (x.to(torch.int64) * cache[key]).sum(1).cpu()
+    w = cache[key]
+    return torch.cat([(x[i:i + 8].to(torch.int64) * w).sum(1).cpu() for i in range(0, len(x), 8)])
 
 
 def _observe(a, t, steps, seg_len):
@@ -84,9 +86,9 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
     (clone_state); the GPU batch holds `segments` x n consoles, the first n from its own
     power-on and reset, each further group of n restored from the CPU's snapshot at its
     segment's start, and steps them all at once, each group with its segment's actions
-    and resets.  Whole consoles are compared at each segment's last step, where the
-    next segment starts from the CPU's state: so the segments chain into one run of the
-    whole length on the GPU, compared frame by frame.
+    and resets.  At the end each group's whole consoles must equal the CPU's snapshot
+    the next group started from (its last step's resets included): so the segments
+    chain into one run of the whole length on the GPU, compared frame by frame.
 
     Every game runs in its own thread (its GPU work on its stream), so the games go side
     by side.  log(line), if given, hears of each game as it finishes (its result and
@@ -96,8 +98,10 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
     stream = stream or (lambda g: contextlib.nullcontext())
     kw = dict(seed=seed, frameskip=frameskip, max_num_frames_per_episode=3000)
     steps = frames // frameskip
-    nseg = max(1, min(segments, steps))
-    seg_len = -(-steps // nseg)          # steps per segment (the last may be shorter)
+    if steps < 1:
+        raise ValueError(f"frames ({frames}) must be at least frameskip ({frameskip})")
+    seg_len = -(-steps // max(1, min(segments, steps)))   # steps per segment (the last may be shorter)
+    nseg = -(-steps // seg_len)
     lock = threading.Lock()
     finished = []
 
@@ -162,6 +166,16 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
                 done = torch.cat(done)
                 if len(done):
                     gpu.reset(to_dev(done))
+            # Each group ends where the next one started (after its last resets).
+            for s in range(nseg - 1 if not what else 0):
+                st = gpu.clone_state(torch.arange(s * n, (s + 1) * n))
+                nxt = starts[s + 1]
+                if not torch.equal(st["consoles"].cpu(), nxt["consoles"]):
+                    what = f"step {(s + 1) * seg_len - 1}: console state after the resets"
+                elif not torch.equal(_row_hashes(st["frame_buffers"]), _row_hashes(nxt["frame_buffers"])):
+                    what = f"step {(s + 1) * seg_len - 1}: frame buffers after the resets"
+                if what:
+                    break
             gpu.synchronize()
         with lock:
             finished.append(g)

@@ -384,7 +384,7 @@ def test_every_game_lockstep_helper():
     assert all("(800 steps of 4 frames in 3 segment(s))" in line for line in lines)
     wrong = lambda g, n, **kw: cule.Atari(g, n, _emulate_cuda=True, **{**kw, "seed": 12})   # noqa: E731
     assert set(lockstep_every_game(["pong", "ms_pacman"], 40, wrong)) == {"pong", "ms_pacman"}
-    # A difference that shows only in a later segment: every sticky action there repeats.
+    # A difference that shows only in a later segment: its group's actions become NOOP.
     def late(g, n, **kw):
         a = cule.Atari(g, n, _emulate_cuda=True, **kw)
         real_act = a.act
@@ -392,3 +392,15 @@ def test_every_game_lockstep_helper():
         return a
     found = lockstep_every_game(["pong"], 160, late, segments=2, n=4)
     assert set(found) == {"pong"} and int(found["pong"].split()[1].rstrip(":")) >= 20, found
+    # A reset left out at a segment's last step (episodes are cut at 3,000 frames: step 749
+    # here) shows only in the check that each group ends where the next one started.
+    def no_last_reset(g, n, **kw):
+        a = cule.Atari(g, n, _emulate_cuda=True, **kw)
+        real_act, real_reset, acts = a.act, a.reset, [0]
+        def act(x):
+            acts[0] += 1
+            return real_act(x)
+        a.act, a.reset = act, (lambda ids: None if acts[0] == 750 else real_reset(ids))
+        return a
+    found = lockstep_every_game(["pong"], 6000, no_last_reset, segments=2, n=2)
+    assert found == {"pong": "step 749: console state after the resets"}, found
