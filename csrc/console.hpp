@@ -170,6 +170,8 @@ struct BusT {
     const uint32_t slice = (slices >> (8u * ((addr >> 10) & 3u))) & 0xFFu;
     return rom[(slice << 10) | (addr & 0x03FFu)];
   }
+  // Whether addr is RIOT RAM: A12 clear, A9 clear, A7 set.
+  CULE_FI static bool riot_ram(uint16_t addr) { return !(addr & 0x1000) && (addr & 0x0280) == 0x0080; }
   // Whether a read of addr is a plain ROM read.
   CULE_FI bool fast_rom(uint16_t addr) const {
     // Offset into the cartridge's 4K window; wraps to a large value below $1000.
@@ -180,10 +182,8 @@ struct BusT {
   // Accesses the Bus does itself, with no call out and no side effect: plain ROM reads
   // and RIOT RAM (peek / poke's inline branches); plain_byte is what such a read gives.
   // For the CPU's look at its next instruction (cpu6507 Core::next_is_io).
-  CULE_FI bool plain_read(uint16_t addr) const {
-    return fast_rom(addr) || (!(addr & 0x1000) && (addr & 0x0280) == 0x0080);
-  }
-  CULE_FI bool plain_write(uint16_t addr) const { return !(addr & 0x1000) && (addr & 0x0280) == 0x0080; }
+  CULE_FI bool plain_read(uint16_t addr) const { return fast_rom(addr) || riot_ram(addr); }
+  CULE_FI bool plain_write(uint16_t addr) const { return riot_ram(addr); }
   CULE_FI uint8_t plain_byte(uint16_t addr) const { return fast_rom(addr) ? rom_at(addr) : ram[addr & 0x7F]; }
 
   // Write the copies back to the console (before a device call, and at the end).
@@ -202,7 +202,7 @@ struct BusT {
       store();
       v = bus_cart_peek(m, addr);   // the full address: FE banks on A13
       refresh_bank();
-    } else if ((addr & 0x0280) == 0x0080) {
+    } else if (riot_ram(addr)) {
       v = ram[addr & 0x7F];
     } else {
       store();
@@ -217,7 +217,7 @@ struct BusT {
       store();
       bus_cart_poke(m, addr, v);
       refresh_bank();
-    } else if ((addr & 0x0280) == 0x0080) {
+    } else if (riot_ram(addr)) {
       ram[addr & 0x7F] = v;
     } else {
       store();

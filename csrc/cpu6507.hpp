@@ -182,6 +182,16 @@ struct Core {
     return (uint16_t)(lo | (hi << 8));
   }
 
+  // (zp,X) / (zp),Y: the zero-page pointer for operand byte lo (X added, wrapped, for
+  // (zp,X)).
+  CULE_FI uint32_t pointer_of(uint32_t mode, uint32_t lo) const { return mode == kIndX ? (uint8_t)(lo + x) : lo; }
+  // The effective address: base (the operand bytes, or what a pointer holds) plus the
+  // mode's index register; the zero-page modes wrap inside page zero.
+  CULE_FI uint32_t indexed(uint32_t mode, uint32_t base) const {
+    const uint32_t index = (mode == kZpX || mode == kAbsX) ? x : (mode == kZpY || mode == kIndY || mode == kAbsY) ? y : 0u;
+    return (mode <= kZpY) ? ((base + index) & 0xFFu) : ((base + index) & 0xFFFFu);
+  }
+
   // ---- ALU -----------------------------------------------------------------
   CULE_FI void op_ora(uint8_t v) { a = set_nz((uint8_t)(a | v)); }
   CULE_FI void op_and(uint8_t v) { a = set_nz((uint8_t)(a & v)); }
@@ -422,7 +432,7 @@ struct Core {
   CULE_FI void step() {
     const uint8_t opcode = fetch8();
     const uint32_t d = decode_entry(opcode);
-    const uint32_t mode = (d >> 8) & 15u;
+    const uint32_t mode = entry_mode(d);
     tick((d >> 12) & 15u);
     if (mode == kSpecial) {
       step_special(opcode);
@@ -433,12 +443,11 @@ struct Core {
     if (mode >= kRel) {
       uint32_t lo = fetch8();
       if (mode >= kAbs) lo |= (uint32_t)fetch8() << 8;
-      if (mode == kIndX || mode == kIndY) lo = read_ptr(mode == kIndX ? (uint8_t)(lo + x) : lo);
-      const uint32_t index = (mode == kZpX || mode == kAbsX) ? x : (mode == kZpY || mode == kIndY || mode == kAbsY) ? y : 0u;
-      ea = (mode <= kZpY) ? ((lo + index) & 0xFFu) : ((lo + index) & 0xFFFFu);
+      if (mode == kIndX || mode == kIndY) lo = read_ptr(pointer_of(mode, lo));
+      ea = indexed(mode, lo);
       if ((d & (1u << 16)) && ((lo ^ ea) & 0xFF00u)) tick(1);   // read-only indexed, page crossed
     }
-    const uint32_t access = (d >> 17) & 3u;
+    const uint32_t access = entry_access(d);
     uint8_t v = 0;
     if (access & kRead) v = rd(ea);
     uint8_t r = 0;
@@ -537,7 +546,7 @@ struct Core {
     const B& b = bus;
     if (!b.plain_read(pc)) return true;
     const uint32_t d = decode_entry(b.plain_byte(pc));
-    const uint32_t mode = (d >> 8) & 15u;
+    const uint32_t mode = entry_mode(d);
     if (mode == kSpecial) return sp < 0x82u || sp > 0xFCu;
     if (mode == kImp) return false;
     const uint16_t p1 = (uint16_t)(pc + 1), p2 = (uint16_t)(pc + 2);
@@ -549,13 +558,12 @@ struct Core {
       lo |= (uint32_t)b.plain_byte(p2) << 8;
     }
     if (mode == kIndX || mode == kIndY) {
-      const uint32_t ptr = mode == kIndX ? (uint8_t)(lo + x) : lo;
+      const uint32_t ptr = pointer_of(mode, lo);
       if (!b.plain_read((uint16_t)ptr) || !b.plain_read((uint16_t)(ptr + 1))) return true;
       lo = (uint32_t)b.plain_byte((uint16_t)ptr) | ((uint32_t)b.plain_byte((uint16_t)(ptr + 1)) << 8);
     }
-    const uint32_t index = (mode == kZpX || mode == kAbsX) ? x : (mode == kZpY || mode == kIndY || mode == kAbsY) ? y : 0u;
-    const uint16_t ea = (uint16_t)((mode <= kZpY) ? ((lo + index) & 0xFFu) : ((lo + index) & 0xFFFFu));
-    const uint32_t access = (d >> 17) & 3u;
+    const uint16_t ea = (uint16_t)indexed(mode, lo);
+    const uint32_t access = entry_access(d);
     return ((access & kRead) && !b.plain_read(ea)) || ((access & kWrite) && !b.plain_write(ea));
   }
 

@@ -328,5 +328,9 @@ CULE_FI uint32_t decode_entry(uint8_t opcode) {
 #endif
 }
 
+// An entry's addressing mode and data access (the layout at CULE_D).
+CULE_FI uint32_t entry_mode(uint32_t d) { return (d >> 8) & 15u; }
+CULE_FI uint32_t entry_access(uint32_t d) { return (d >> 17) & 3u; }
+
 }  // namespace cpu6507
 }  // namespace cule

@@ -56,6 +56,12 @@ CULE_HD size_t vec_word_index(int env, int w) {
   return (size_t)(env >> 5) * (size_t)kWords * 32u + (size_t)w * 32u + (size_t)(env & 31);
 }
 
+// Byte j of a converted screen (gray, or RGB interleaved) from its palette indices `pal`,
+// through the LUT (4 bytes a palette index: red, green, blue, gray).
+CULE_HD uint8_t vec_screen_byte(const VecDev& d, const uint8_t* pal, int j) {
+  return d.cn == 1 ? d.lut[pal[j] * 4 + 3] : d.lut[pal[j / 3] * 4 + j % 3];
+}
+
 // vector_core.hpp's screen callbacks for one env: screens are copied as palette indices.
 struct GpuOps {
   const DeviceBatch* b;
@@ -70,18 +76,9 @@ struct GpuOps {
   CULE_HD uint8_t* hist(int k) const { return d->hist + ((size_t)env * 2 + k) * d->raw_px; }
   // Palette indices -> gray / RGB, as the CPU VecEnv's convert.
   CULE_HD void convert(const uint8_t* pal, uint8_t* dst) const {
-    const uint8_t* lut = d->lut;
-    if (d->cn == 1) {
-      for (int p = 0; p < d->raw_px; ++p) dst[p] = lut[pal[p] * 4 + 3];
-    } else {
-      for (int p = 0; p < d->raw_px; ++p) {
-        const uint8_t* c3 = lut + pal[p] * 4;
-        dst[3 * p] = c3[0];
-        dst[3 * p + 1] = c3[1];
-        dst[3 * p + 2] = c3[2];
-      }
-    }
+    for (int j = 0; j < d->raw_size; ++j) dst[j] = vec_screen_byte(*d, pal, j);
   }
+
   CULE_HD uint8_t& pend(int k) const { return d->pend[(size_t)env * 2 + k]; }
   // The screen stays in its frame buffer until the step ends unless the frame is
   // unfinished (stopped by the instruction limit): the next frame then goes on drawing
@@ -242,8 +239,7 @@ __global__ void k_vec_pool(DeviceBatch b, VecDev d) {
   auto value = [&](uint8_t p, const uint8_t* r) -> uint8_t {
     if (p == kPendNone) return *r;
     if (p == kPendZero) return 0;
-    const uint8_t px = fb[(p - kPendBuffer) * kFrameBufferBytes + j / d.cn];
-    return d.lut[px * 4 + (d.cn == 1 ? 3 : j % d.cn)];
+    return vec_screen_byte(d, fb + (p - kPendBuffer) * kFrameBufferBytes, j);
   };
   const uint8_t v1 = value(p1, r0 + d.raw_size);
   uint8_t v0 = value(p0, r0);
