@@ -18,30 +18,6 @@ import cule
 FLAGS = ("lives", "terminated", "truncated", "episode_frame_number", "frame_number")
 
 
-def first_difference(ref, other, screens=False, consoles=False):
-    """What first differs between two cule.Atari batches (`other` may live on another
-    device): "RAM", a name from FLAGS, with screens=True "screen_rgb" /
-    "screen_grayscale", with consoles=True "console state" / "frame buffers" (whole
-    consoles: CPU, TIA, RIOT, cartridge, RNGs, byte for byte); None when all agree."""
-    if not torch.equal(ref.ram, other.ram.cpu()):
-        return "RAM"
-    for name in FLAGS:
-        if not torch.equal(getattr(ref, name), getattr(other, name).cpu()):
-            return name
-    if screens:
-        if not torch.equal(ref.screen_rgb(), other.screen_rgb().cpu()):
-            return "screen_rgb"
-        if not torch.equal(ref.screen_grayscale(), other.screen_grayscale().cpu()):
-            return "screen_grayscale"
-    if consoles:
-        s1, s2 = ref.clone_state(), other.clone_state()
-        if not torch.equal(s1["consoles"], s2["consoles"].cpu()):
-            return "console state"
-        if not torch.equal(s1["frame_buffers"], s2["frame_buffers"].cpu()):
-            return "frame buffers"
-    return None
-
-
 def _row_hashes(x, cache={}):
     """One int64 per row of a uint8 tensor (a fixed pseudo-random weighting of the row's
     bytes, wrapping): equal rows give equal hashes on either device.  Eight rows at a
@@ -55,28 +31,39 @@ def _row_hashes(x, cache={}):
     return torch.cat([(x[i:i + 8].to(torch.int64) * w).sum(1).cpu() for i in range(0, len(x), 8)])
 
 
-def _observe(a, t, steps, seg_len):
-    """What the lock step compares after step t of `steps`, as CPU tensors: RAM and the
-    flags every step, screens (hashed) every 25 steps, whole consoles (frame buffers
-    hashed) every 50 steps and at the last step of each segment of seg_len steps."""
+def observe(a, screens=False, consoles=False, ids=None, digest=lambda x: x.cpu()):
+    """What the lock steps compare of a cule.Atari batch, as CPU tensors, in the order
+    they are checked: "RAM", the FLAGS, with screens=True "screen_rgb" /
+    "screen_grayscale", with consoles=True "console state" / "frame buffers" (whole
+    consoles of the envs `ids`, default all: CPU, TIA, RIOT, cartridge, RNGs, byte for
+    byte).  digest(tensor) is what is kept of the screens and frame buffers (default:
+    all their bytes)."""
     out = {"RAM": a.ram.cpu()}
     for name in FLAGS:
         out[name] = getattr(a, name).cpu()
-    if t % 25 == 0:
-        out["screen_rgb"] = _row_hashes(a.screen_rgb())
-        out["screen_grayscale"] = _row_hashes(a.screen_grayscale())
-    if t % 50 == 0 or t == steps - 1 or (t + 1) % seg_len == 0:
-        st = a.clone_state()
+    if screens:
+        out["screen_rgb"] = digest(a.screen_rgb())
+        out["screen_grayscale"] = digest(a.screen_grayscale())
+    if consoles:
+        st = a.clone_state(ids)
         out["console state"] = st["consoles"].cpu()
-        out["frame buffers"] = _row_hashes(st["frame_buffers"])
+        out["frame buffers"] = digest(st["frame_buffers"])
     return out
+
+
+def first_difference(ref, other, screens=False, consoles=False):
+    """What first differs between two cule.Atari batches (`other` may live on another
+    device), by observe()'s names; None when all agree."""
+    a, b = observe(ref, screens, consoles), observe(other, screens, consoles)
+    return next((name for name in a if not torch.equal(a[name], b[name])), None)
 
 
 def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t, n=32, frameskip=4, seed=11,
                         log=None, segments=1):
     """Steps `n` consoles of each game on both backends with the same sticky random
     actions for `frames` frames, resetting finished envs, and compares after every step
-    (see _observe).  new_gpu(game, n, **kw) makes the CUDA batch; stream(game) gives the
+    (observe(): screens, hashed, every 25 steps; whole consoles, frame buffers hashed,
+    every 50 steps and at each segment's last step).  new_gpu(game, n, **kw) makes the CUDA batch; stream(game) gives the
     context its work is queued in.  Returns {game: "step t: what"} for the games that
     differ (each stops at the first difference it finds).
 
@@ -105,14 +92,6 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
     lock = threading.Lock()
     finished = []
 
-    def compare(seen, rec, rows):
-        for what, ref in rec.items():
-            if what in ("actions", "rewards", "done"):
-                continue
-            if not torch.equal(seen[what][rows], ref):
-                return what
-        return None
-
     def run(g):
         # The CPU reference, recorded.
         cpu = cule.Atari(g, n, num_threads=1, **kw)
@@ -123,7 +102,8 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
                 starts[t // seg_len] = cpu.clone_state()
             acts = cpu.action_set[torch.randint(len(cpu.action_set), (n,), generator=gen)]
             rec = {"actions": acts, "rewards": cpu.act(acts)}
-            rec.update(_observe(cpu, t, steps, seg_len))
+            rec.update(observe(cpu, screens=t % 25 == 0, consoles=t % 50 == 0 or t == steps - 1 or (t + 1) % seg_len == 0,
+                               digest=_row_hashes))
             rec["done"] = (cpu.terminated | cpu.truncated).nonzero().flatten()
             if len(rec["done"]):
                 cpu.reset(rec["done"])
@@ -139,24 +119,18 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
             for u in range(seg_len):
                 live = [s for s in range(nseg) if s * seg_len + u < steps]
                 acts = torch.cat([records[s * seg_len + u]["actions"] if s in live else noop for s in range(nseg)])
-                rewards = gpu.act(to_dev(acts)).cpu()
-                seen = {"RAM": gpu.ram.cpu()}
-                for name in FLAGS:
-                    seen[name] = getattr(gpu, name).cpu()
-                if any((s * seg_len + u) % 25 == 0 for s in live):
-                    seen["screen_rgb"] = _row_hashes(gpu.screen_rgb())
-                    seen["screen_grayscale"] = _row_hashes(gpu.screen_grayscale())
+                seen = {"rewards": gpu.act(to_dev(acts)).cpu()}
+                seen.update(observe(gpu, screens=any((s * seg_len + u) % 25 == 0 for s in live), digest=_row_hashes))
                 for s in live:
                     t = s * seg_len + u
-                    rows = slice(s * n, (s + 1) * n)
                     rec = records[t]
+                    mine = {name: v[s * n:(s + 1) * n] for name, v in seen.items()}
                     if "console state" in rec:
                         st = gpu.clone_state(torch.arange(s * n, (s + 1) * n))
-                        seen["console state"] = torch.zeros(nseg * n, st["consoles"].shape[1], dtype=torch.uint8)
-                        seen["console state"][rows] = st["consoles"].cpu()
-                        seen["frame buffers"] = torch.zeros(nseg * n, dtype=torch.int64)
-                        seen["frame buffers"][rows] = _row_hashes(st["frame_buffers"])
-                    diff = "rewards" if not torch.equal(rewards[rows], rec["rewards"]) else compare(seen, rec, rows)
+                        mine["console state"] = st["consoles"].cpu()
+                        mine["frame buffers"] = _row_hashes(st["frame_buffers"])
+                    diff = next((name for name in rec if name not in ("actions", "done")
+                                 and not torch.equal(mine[name], rec[name])), None)
                     if diff:
                         what = f"step {t}: {diff}"
                         break
