@@ -229,6 +229,8 @@ struct BusT {
     last_read = 0;
   }
   CULE_FI void add_cycles(uint32_t n) { cycles += n; }
+  // The console's CPU cycle count in the frame (cpu_run's lane sync on a GPU).
+  CULE_FI uint32_t clock() const { return cycles; }
   CULE_FI bool stopped() const { return stop != 0; }
 
   // Timer wait loops (called by the CPU right after a taken `BNE *-3` to loop_pc).

@@ -8,6 +8,10 @@
 #   bash scripts/gpu_check.sh OUT bench    # benchmark, step timings (scripts/cuda_timing.py),
 #                                          # memory per env, ncu profiles of k_act and
 #                                          # k_vec_step
+#   bash scripts/gpu_check.sh OUT variants # step timings of the build variants in
+#                                          # .whl/variants (scripts/build_cuda_variants.sh)
+#                                          # against the main build, then the main build
+#                                          # relinked; after tests (its build)
 #
 # (tests and bench: under 9 minutes each, meant as two back-to-back calls on one machine,
 # the second reusing the first's build.)  Downloads nothing: it uses the Python found
@@ -25,7 +29,8 @@ PHASE="${2:-all}"
 case "$PHASE" in
   all) BUDGET="${GPU_CHECK_BUDGET:-465}"; export CULE_LOCKSTEP_FRAMES="${CULE_LOCKSTEP_FRAMES:-800}" ;;
   tests|bench) BUDGET="${GPU_CHECK_BUDGET:-530}" ;;
-  *) echo "phase must be all, tests or bench"; exit 2 ;;
+  variants) BUDGET="${GPU_CHECK_BUDGET:-300}" ;;
+  *) echo "phase must be all, tests, bench or variants"; exit 2 ;;
 esac
 T0=$(date +%s)
 left() { echo $(( BUDGET - ($(date +%s) - T0) )); }
@@ -87,6 +92,36 @@ fi
 
 # ---- bench ----
 [ -n "$(ls cule/_cuda.cpython-*.so 2>/dev/null)" ] || { echo "cule._cuda is not built: run the tests phase first"; exit 1; }
+if [ "$PHASE" = "variants" ]; then
+  # Each variant object made from these sources, timed after the main build on two
+  # steps: Atari emulation at 65,536 consoles after 200 warm-up acts (the consoles drift
+  # apart) and the vector env (its noop starts desynchronise it at once).
+  want=$(bash scripts/cuda_sources_sha.sh "${CULE_CUDA_ARCHS:-90}")
+  if [ "$want" != "$(cat .whl/variants/sources.sha256 2>/dev/null)" ]; then
+    echo "the objects in .whl/variants were made from other sources (want $want): run scripts/build_cuda_variants.sh"
+    exit 1
+  fi
+  main_obj=".whl/cuda_backend.o"
+  [ "$want" = "$(cat .whl/cuda_backend.sha256 2>/dev/null)" ] || { echo "no main object for these sources"; exit 1; }
+  args=("main=$main_obj")
+  for o in .whl/variants/*.o; do args+=("$(basename "$o" .o)=$o"); done
+  echo "== variants: ${args[*]}"
+  WARMUP=200 timeout "$(limit 200 80)" bash scripts/gpu_variants.sh "$OUT" "atari,65536,0,1" "${args[@]}"
+  echo "emulation variants rc=$? after $(( $(date +%s) - T0 )) s"
+  timeout "$(limit 200 5)" bash scripts/gpu_variants.sh "$OUT" "vec,16384,1,4" "${args[@]}"
+  echo "pipeline variants rc=$? after $(( $(date +%s) - T0 )) s"
+  # A run cut short may leave a variant linked.
+  bash scripts/gpu_variants.sh "$OUT" "atari,32,0,1" "main=$main_obj" > /dev/null 2>&1 || true
+  "$PY" - "$OUT/cuda_timing.jsonl" <<'PYEOF'
+import json, sys
+for line in open(sys.argv[1]):
+    if line.strip():
+        r = json.loads(line)
+        print(f"{r['label']:>10s} {r['kind']:5s} {r['n']:7d} envs  {r['frames_per_s']:12,.0f} frames/s")
+PYEOF
+  echo "== done after $(( $(date +%s) - T0 )) s"
+  exit 0
+fi
 echo "== benchmark (pong: emulation = cule.Atari render=False frameskip 1; pipeline = the vector env;"
 echo "   ale-vector at 1,024 envs, its cap, as the same-run reference)"
 timeout -k 30 "$(limit 200 $([ "$PHASE" = bench ] && echo 150 || echo 100))" "$PY" -m cule.benchmark --backends ale-vector cule-cuda --games pong \
