@@ -3,6 +3,7 @@
 // StellaEnvironment, ALEState, Console (display auto-detect), System (RNG seeding).
 #pragma once
 #include <math.h>
+#include <stddef.h>
 
 #include "console.hpp"
 #include "games/dispatch.hpp"
@@ -262,6 +263,200 @@ struct ModeEnv {
   CULE_HD Mt19937& rng() { return m.c.env_rng; }
 };
 
+// ---- the reset_game memo ----------------------------------------------------------
+//
+// reset_game emulates about 70 frames (60 NOOP frames after the system reset, two soft
+// resets, the mode selection and the game's starting actions).  ALE carries RAM over
+// between episodes, so a reset cannot start from a stored state.  But most games clear
+// their RAM at power-up, and a couple of frames after the system reset the whole console
+// is then the same whatever the episode before left (measured on the host: every field
+// of the Console agrees after 2 of the 60 frames, frame buffers included, for pong,
+// seaquest, space_invaders, qbert ...).  From that checkpoint on, reset_game is a function
+// of the console alone, so its end state can be reused: a reset whose console at the
+// checkpoint equals a recorded one, byte for byte, takes the recorded end state instead
+// of emulating the rest.  Exact by construction: the comparison covers everything the
+// rest of reset_game reads, and what it leaves out is checked not to matter:
+//   * frame_number: only counted up (the recorded increase is added);
+//   * the RNGs (sys_rng, env_rng): a recording in which the rest of reset_game draws
+//     from either is not used;
+//   * which frame buffer is current (tia.cur_buf, and the per-buffer bits of
+//     tia.fb_exact): buffers are compared and written as "current" and "other".
+// Any difference (a game that keeps RAM over, other parameters, a mode change) is a
+// miss, and the reset runs in full.  The first full reset_game that is allowed to
+// (Machine::memo_record: not the resets after a power-on) records into a free slot; a
+// slot is written once and only read after it is complete, so threads and GPU lanes
+// can share a memo.  CULE_RESET_MEMO=0 in the environment turns it off (cpu_backend.hpp,
+// cuda_backend.cu).
+
+static_assert(offsetof(Console, env_rng) == offsetof(Console, sys_rng) + sizeof(Mt19937) &&
+                  offsetof(Console, env_rng) + sizeof(Mt19937) + alignof(Console) > sizeof(Console),
+              "the memo takes the two RNGs to be the Console's last members");
+
+// NOOP frames of reset_game's 60 after which the console is compared.
+constexpr int kResetMemoCheckpoint = 2;
+constexpr int kResetMemoSlots = 2;
+
+enum : int32_t { kMemoEmpty = 0, kMemoRecording = 1, kMemoReady = 2, kMemoUnusable = 3 };
+
+struct ResetMemoSlot {
+  int32_t state;             // kMemo*
+  int32_t hits;              // resets that used it
+  int32_t frame_delta;       // frame_number's increase from the checkpoint to the end
+  int32_t frameskip, max_frames, render_last;
+  float repeat_p;
+  Console key;               // the recording reset's console at the checkpoint
+  Console result;            // ... and at the end
+  uint8_t key_fbs[2 * kFrameBufferBytes];
+  uint8_t result_fbs[2 * kFrameBufferBytes];
+};
+
+// Zero-filled memory is an empty memo.
+struct ResetMemo {
+  ResetMemoSlot slot[kResetMemoSlots];
+};
+
+// Atomics shared by CPU threads and GPU lanes.
+CULE_HD int32_t memo_load(const int32_t* p) {
+#if defined(__CUDA_ARCH__)
+  const int32_t v = *(const volatile int32_t*)p;
+  __threadfence();
+  return v;
+#else
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#endif
+}
+CULE_HD void memo_publish(int32_t* p, int32_t v) {
+#if defined(__CUDA_ARCH__)
+  __threadfence();
+  *(volatile int32_t*)p = v;
+#else
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+#endif
+}
+CULE_HD bool memo_claim(int32_t* p) {
+#if defined(__CUDA_ARCH__)
+  return atomicCAS((int*)p, (int)kMemoEmpty, (int)kMemoRecording) == (int)kMemoEmpty;
+#else
+  int32_t expected = kMemoEmpty;
+  return __atomic_compare_exchange_n(p, &expected, (int32_t)kMemoRecording, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE);
+#endif
+}
+CULE_HD void memo_count(int32_t* p) {
+#if defined(__CUDA_ARCH__)
+  atomicAdd((int*)p, 1);
+#else
+  __atomic_fetch_add(p, 1, __ATOMIC_RELAXED);
+#endif
+}
+
+// Byte offsets of the Console the comparison treats apart.
+constexpr size_t kMemoFrameNumber = offsetof(Console, frame_number);
+constexpr size_t kMemoRngs = offsetof(Console, sys_rng);   // sys_rng, env_rng: the end
+constexpr size_t kMemoCurBuf = offsetof(Console, tia) + offsetof(TiaState, cur_buf);
+constexpr size_t kMemoFbExact = offsetof(Console, tia) + offsetof(TiaState, fb_exact);
+
+// fb_exact's bits as (current buffer, other buffer).
+CULE_HD uint8_t memo_exact_rel(uint8_t fb_exact, uint8_t cur) {
+  return cur ? (uint8_t)(((fb_exact & 1u) << 1) | ((fb_exact >> 1) & 1u)) : (uint8_t)(fb_exact & 3u);
+}
+
+CULE_HD bool memo_params_equal(const ResetMemoSlot& s, const EnvParams& p) {
+  return s.frameskip == p.frameskip && s.max_frames == p.max_frames && s.render_last == p.render_last &&
+         s.repeat_p == p.repeat_p;
+}
+
+// Whether the console (at the checkpoint) and its frame buffers equal the slot's key.
+CULE_BIG bool memo_matches(const Machine& m, const ResetMemoSlot& s) {
+  const uint8_t* a = (const uint8_t*)&m.c;
+  const uint8_t* k = (const uint8_t*)&s.key;
+  for (size_t i = 0; i < kMemoRngs; ++i) {
+    if (i >= kMemoFrameNumber && i < kMemoFrameNumber + sizeof(int32_t)) continue;
+    if (i == kMemoCurBuf) continue;
+    if (i == kMemoFbExact) {
+      if (memo_exact_rel(a[i], m.c.tia.cur_buf) != memo_exact_rel(k[i], s.key.tia.cur_buf)) return false;
+      continue;
+    }
+    if (a[i] != k[i]) return false;
+  }
+  for (int b = 0; b < 2; ++b) {
+    const uint32_t* x = (const uint32_t*)(m.fbs + (size_t)(b ^ m.c.tia.cur_buf) * kFrameBufferBytes);
+    const uint32_t* y = (const uint32_t*)(s.key_fbs + (size_t)(b ^ s.key.tia.cur_buf) * kFrameBufferBytes);
+    for (int w = 0; w < kFrameBufferBytes / 4; ++w)
+      if (x[w] != y[w]) return false;
+  }
+  return true;
+}
+
+// The console and frame buffers as the recorded reset_game left them, from this one's
+// checkpoint: frame counter advanced, RNGs kept, buffers in the same roles.
+CULE_BIG void memo_apply(Machine& m, const ResetMemoSlot& s) {
+  uint8_t* a = (uint8_t*)&m.c;
+  const uint8_t* r = (const uint8_t*)&s.result;
+  const int32_t frame_number = m.c.frame_number + s.frame_delta;
+  const uint8_t cur = (uint8_t)(m.c.tia.cur_buf ^ s.key.tia.cur_buf ^ s.result.tia.cur_buf);
+  for (size_t i = 0; i < kMemoRngs; ++i) a[i] = r[i];
+  m.c.frame_number = frame_number;
+  m.c.tia.cur_buf = cur;
+  const uint8_t rel = memo_exact_rel(s.result.tia.fb_exact, s.result.tia.cur_buf);
+  m.c.tia.fb_exact = memo_exact_rel(rel, cur);   // the same swap undoes itself
+  for (int b = 0; b < 2; ++b) {
+    uint32_t* x = (uint32_t*)(m.fbs + (size_t)(b ^ cur) * kFrameBufferBytes);
+    const uint32_t* y = (const uint32_t*)(s.result_fbs + (size_t)(b ^ s.result.tia.cur_buf) * kFrameBufferBytes);
+    for (int w = 0; w < kFrameBufferBytes / 4; ++w) x[w] = y[w];
+  }
+}
+
+// At the checkpoint: true if a recorded slot matched and was applied.
+CULE_BIG bool memo_use(Machine& m, const EnvParams& p) {
+  for (int i = 0; i < kResetMemoSlots; ++i) {
+    ResetMemoSlot& s = m.memo->slot[i];
+    if (memo_load(&s.state) != kMemoReady) continue;
+    if (!memo_params_equal(s, p) || !memo_matches(m, s)) continue;
+    memo_apply(m, s);
+    memo_count(&s.hits);
+    return true;
+  }
+  return false;
+}
+
+// At the checkpoint of a reset that missed: claims the first empty slot (one recording
+// at a time: not while an earlier slot is being recorded) and stores its key.
+CULE_BIG ResetMemoSlot* memo_start(Machine& m, const EnvParams& p) {
+  for (int i = 0; i < kResetMemoSlots; ++i) {
+    ResetMemoSlot& s = m.memo->slot[i];
+    const int32_t st = memo_load(&s.state);
+    if (st == kMemoRecording) return nullptr;
+    if (st != kMemoEmpty) continue;
+    if (!memo_claim(&s.state)) return nullptr;
+    s.frameskip = p.frameskip;
+    s.max_frames = p.max_frames;
+    s.render_last = p.render_last;
+    s.repeat_p = p.repeat_p;
+    s.key = m.c;
+    for (int b = 0; b < 2 * kFrameBufferBytes; ++b) s.key_fbs[b] = m.fbs[b];
+    return &s;
+  }
+  return nullptr;
+}
+
+// At the end of the recording reset: the end state, or the slot marked unusable when the
+// rest of reset_game drew from an RNG.
+CULE_BIG void memo_finish(Machine& m, ResetMemoSlot& s) {
+  const uint8_t* a = (const uint8_t*)&m.c;
+  const uint8_t* k = (const uint8_t*)&s.key;
+  for (size_t i = kMemoRngs; i < sizeof(Console); ++i) {
+    if (a[i] != k[i]) {
+      memo_publish(&s.state, kMemoUnusable);
+      return;
+    }
+  }
+  s.result = m.c;
+  s.frame_delta = m.c.frame_number - s.key.frame_number;
+  for (int b = 0; b < 2 * kFrameBufferBytes; ++b) s.result_fbs[b] = m.fbs[b];
+  memo_publish(&s.state, kMemoReady);
+}
+
 // StellaEnvironment::reset() = ALEInterface::reset_game().
 CULE_BIG void ale_reset_game(Machine& m, const EnvParams& params) {
   Console& c = m.c;
@@ -270,9 +465,19 @@ CULE_BIG void ale_reset_game(Machine& m, const EnvParams& params) {
   c.tia.render = p.render_last ? 1 : 0;
   c.episode_frame_number = 0;
   c.truncated = 0;
+  // The sticky action: ALE's soft reset below sets it to NOOP and nothing reads it
+  // before, so setting it now changes nothing (and the memo's checkpoint does not
+  // depend on the last episode's action).
+  c.action_a = A_NOOP;
   ale_reset_paddles(c, m.g);
   system_reset(m, m.g.pal != 0, m.g.screen_height);
-  ale_emulate(m, A_NOOP, 60);
+  ale_emulate(m, A_NOOP, kResetMemoCheckpoint);
+  ResetMemoSlot* recording = nullptr;
+  if (m.memo) {
+    if (memo_use(m, p)) return;
+    if (m.memo_record) recording = memo_start(m, p);
+  }
+  ale_emulate(m, A_NOOP, 60 - kResetMemoCheckpoint);
   ale_soft_reset(m);
   game_reset(c, m.g.game_id);
   ModeEnv env{m, p};
@@ -281,6 +486,7 @@ CULE_BIG void ale_reset_game(Machine& m, const EnvParams& params) {
   uint8_t actions[512];
   int n = game_starting_actions(m.g.game_id, actions);
   for (int i = 0; i < n; ++i) ale_emulate(m, actions[i], 1);
+  if (recording) memo_finish(m, *recording);
 }
 
 }  // namespace cule

@@ -10,12 +10,18 @@
 
 namespace cule {
 
+struct ResetMemo;   // ale_env.hpp
+
 // One console's view of the machine for the duration of a call.
 struct Machine {
   Console& c;
   const GameConfig& g;
   const uint8_t* rom;
   uint8_t* fbs;              // two frame buffers, kFrameBufferBytes each
+  // The batch's reset_game memo (ale_env.hpp; null: none), and whether a reset_game of
+  // this call may record into it (not the resets that follow a power-on).
+  ResetMemo* memo = nullptr;
+  bool memo_record = true;
 
   CULE_HD uint8_t* fb() { return fbs + (c.tia.cur_buf ? kFrameBufferBytes : 0); }
 };

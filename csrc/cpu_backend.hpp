@@ -2,6 +2,7 @@
 // console runs the same per-console core functions the CUDA kernels call.
 #pragma once
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
@@ -21,6 +22,8 @@ class CpuBatch {
         consoles_(num_envs), fbs_((size_t)num_envs * 2 * kFrameBufferBytes),
         lut_(make_palette(cfg.pal != 0)) {
     rom_.resize(16384 > rom_.size() ? 16384 : rom_.size(), 0);
+    const char* env = std::getenv("CULE_RESET_MEMO");
+    if (!(env && std::string(env) == "0")) memo_.reset(new ResetMemo());   // value-initialised: empty
   }
 
   int num_envs() const { return n_; }
@@ -28,7 +31,17 @@ class CpuBatch {
   const GameConfig& config() const { return cfg_; }
 
   Machine machine(int i) {
-    return Machine{consoles_[i], cfg_, rom_.data(), fbs_.data() + (size_t)i * 2 * kFrameBufferBytes};
+    return Machine{consoles_[i], cfg_, rom_.data(), fbs_.data() + (size_t)i * 2 * kFrameBufferBytes, memo_.get()};
+  }
+
+  // The reset_game memo's slots (ale_env.hpp): state (kMemo*) and hits each; empty when
+  // the memo is off.
+  std::vector<std::pair<int, int>> reset_memo_stats() const {
+    std::vector<std::pair<int, int>> out;
+    if (memo_)
+      for (const ResetMemoSlot& s : memo_->slot)
+        out.emplace_back(memo_load(&s.state), __atomic_load_n(&s.hits, __ATOMIC_RELAXED));
+    return out;
   }
 
   // ALE loadROM(): power on, then reset_game.  seeds: one environment seed per env.
@@ -36,6 +49,7 @@ class CpuBatch {
     pool_.parallel_for(n_, [&](int b, int e) {
       for (int i = b; i < e; ++i) {
         Machine m = machine(i);
+        m.memo_record = false;   // a reset after power-on is not what later resets see
         ale_power_on(m, seeds[i], modes[i], difficulties[i]);
         ale_reset_game(m, p);
       }
@@ -151,6 +165,7 @@ class CpuBatch {
   std::vector<Console> consoles_;
   std::vector<uint8_t> fbs_;
   PaletteLut lut_;
+  std::unique_ptr<ResetMemo> memo_;
 };
 
 }  // namespace cule

@@ -33,6 +33,7 @@
 #endif
 
 #include <stddef.h>
+#include <stdlib.h>
 
 #include <cmath>
 #include <stdexcept>
@@ -53,6 +54,7 @@ struct DeviceBatch {
   uint8_t* fbs;       // two frame buffers per env
   const uint8_t* rom;
   int n;
+  ResetMemo* memo;    // the batch's reset_game memo (ale_env.hpp), or null
 };
 
 namespace {
@@ -88,7 +90,7 @@ __device__ __forceinline__ void store_console(uint32_t* __restrict__ states, int
 }
 
 __device__ __forceinline__ Machine machine(const DeviceBatch& b, Console& c, const GameConfig& g, int env) {
-  return Machine{c, g, b.rom, b.fbs + (size_t)env * 2 * kFrameBufferBytes};
+  return Machine{c, g, b.rom, b.fbs + (size_t)env * 2 * kFrameBufferBytes, b.memo};
 }
 
 __global__ void k_load(DeviceBatch b, GameConfig g, const uint32_t* seeds, const uint16_t* modes,
@@ -101,6 +103,7 @@ __global__ void k_load(DeviceBatch b, GameConfig g, const uint32_t* seeds, const
   ConsoleStorage s;
   for (int w = 0; w < kWords; ++w) s.words[w] = 0;
   Machine m = machine(b, s.c, g, env);
+  m.memo_record = false;   // a reset after power-on is not what later resets see
   ale_power_on(m, seeds[env], modes[env], diffs[env]);
   ale_reset_game(m, p);
   store_console(b.states, env, s);
@@ -291,7 +294,7 @@ struct CudaBatch::Impl {
 
   // Frees what was allocated, also when the constructor failed half-way.
   ~Impl() {
-    if (!rom && !b.states && !b.fbs && !lut && !scratch) return;
+    if (!rom && !b.states && !b.fbs && !lut && !scratch && !b.memo) return;
     int previous = -1;
     if (cudaGetDevice(&previous) == cudaSuccess && previous != device) cudaSetDevice(device);
     else previous = -1;
@@ -300,6 +303,7 @@ struct CudaBatch::Impl {
     cudaFree(b.fbs);
     cudaFree(lut);
     cudaFree(scratch);
+    cudaFree(b.memo);
     if (previous >= 0) cudaSetDevice(previous);
   }
 };
@@ -324,6 +328,12 @@ CudaBatch::CudaBatch(const GameConfig& cfg, const std::string& rom, int num_envs
   check(cudaMalloc(&d.lut, 256 * 4), "cudaMalloc(palette)");
   check(cudaMalloc(&d.scratch, (size_t)num_envs), "cudaMalloc(scratch)");
   d.bytes = rom_bytes + state_bytes + fb_bytes + 256 * 4 + (size_t)num_envs;
+  const char* memo_env = getenv("CULE_RESET_MEMO");
+  if (!(memo_env && std::string(memo_env) == "0")) {
+    check(cudaMalloc(&d.b.memo, sizeof(ResetMemo)), "cudaMalloc(reset memo)");
+    check(cudaMemset(d.b.memo, 0, sizeof(ResetMemo)), "clear the reset memo");   // empty
+    d.bytes += sizeof(ResetMemo);
+  }
   check(cudaMemcpy(d.rom, rom_host.data(), rom_bytes, cudaMemcpyHostToDevice), "copy rom");
   uint8_t lut[256 * 4];
   make_lut(cfg.pal != 0, lut);
@@ -336,8 +346,23 @@ CudaBatch::~CudaBatch() = default;
 
 int CudaBatch::num_envs() const { return impl_->n; }
 size_t CudaBatch::device_bytes() const { return impl_->bytes; }
+
+std::vector<std::pair<int, int>> CudaBatch::reset_memo_stats() const {
+  const Impl& d = *impl_;
+  std::vector<std::pair<int, int>> out;
+  if (!d.b.memo) return out;
+  DeviceGuard guard(d.device);
+  check(cudaDeviceSynchronize(), "reset_memo_stats");
+  for (int i = 0; i < kResetMemoSlots; ++i) {
+    int32_t head[2];
+    check(cudaMemcpy(head, &d.b.memo->slot[i], sizeof(head), cudaMemcpyDeviceToHost), "reset_memo_stats");
+    out.emplace_back(head[0], head[1]);
+  }
+  return out;
+}
 size_t CudaBatch::console_state_bytes() { return sizeof(Console); }
 size_t CudaBatch::frame_buffer_bytes() { return 2 * (size_t)kFrameBufferBytes; }
+size_t CudaBatch::reset_memo_bytes() { return sizeof(ResetMemo); }
 
 static EnvParams to_params(const EnvParamsHost& p, int render_last) {
   EnvParams e{p.frameskip, p.repeat_p, p.max_frames};

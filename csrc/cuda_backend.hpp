@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "state.hpp"
@@ -29,8 +30,12 @@ class CudaBatch {
 
   int num_envs() const;
   size_t device_bytes() const;   // device memory this batch holds
+  // The reset_game memo's slots as (state, hits) (ale_env.hpp); empty when off.
+  // Synchronises with the device.
+  std::vector<std::pair<int, int>> reset_memo_stats() const;
   static size_t console_state_bytes();   // bytes of one console in a snapshot (sizeof(Console))
   static size_t frame_buffer_bytes();    // bytes of one console's two frame buffers
+  static size_t reset_memo_bytes();      // the batch's reset_game memo (0 bytes if off)
 
   // seeds/modes/difficulties: host arrays of num_envs.
   void load(const uint32_t* seeds, const uint16_t* modes, const uint8_t* difficulties, const EnvParamsHost& p,

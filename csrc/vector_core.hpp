@@ -110,13 +110,16 @@ CULE_HD EnvParams vc_ale_params(const VecOptions& o) {
 template <class Ops>
 CULE_HD void vc_reset_env(Machine& m, EnvSlot& s, const VecOptions& o, bool fire_reset, int64_t seed, Ops& ops) {
   const EnvParams p = vc_ale_params(o);
+  const bool record = m.memo_record;
   if (seed >= 0) {
     mt_seed(s.noop_rng, (uint32_t)seed);
     ale_power_on(m, (uint32_t)seed, o.default_mode, 0);
     s.sticky_strength = kInitialStrength;
+    m.memo_record = false;   // the resets after a power-on are not what later resets see
     ale_reset_game(m, p);
   }
   ale_reset_game(m, p);
+  m.memo_record = record;
   if (fire_reset) ale_act_strength(m, A_FIRE, 1.0f, s.sticky_strength, p, false);
   int noops = uniform_int_libstdcxx(s.noop_rng, (uint32_t)(o.noop_max > 0 ? o.noop_max - 1 : 0)) -
               (fire_reset ? 1 : 0);

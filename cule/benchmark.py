@@ -359,22 +359,27 @@ def _sweep(args, rows):
                         continue
                     row = {"game": game, "mode": mode, "backend": backend, "num_envs": n}
                     env = None
+                    # Each row is kept as soon as its cell is decided, before it is printed
+                    # and the env closed, so a SIGTERM in between loses nothing measured.
                     try:
                         step, fps_frames, env = make_runner(backend, game, n, mode, args.threads, args.seed)
                         med, lo, hi = measure(step, fps_frames, n, args.warmup, args.window, args.windows)
                         row.update(fps=med, fps_min=lo, fps_max=hi)
+                        rows.append(row)
                         print(f"{game:<15} {mode:<10} {backend:<11} {n:>6} {med:>12,.0f} {lo:>10,.0f} - {hi:<10,.0f}")
                     except Unavailable as e:
                         row.update(fps=None, skipped=str(e))
+                        rows.append(row)
                     except ImportError as e:
                         row.update(fps=None, skipped=f"not installed: {e}")
+                        rows.append(row)
                     except Exception as e:  # noqa: BLE001 - one failing backend must not stop the sweep
                         row.update(fps=None, skipped=f"failed: {e!r}")
+                        rows.append(row)
                         print(f"{game:<15} {mode:<10} {backend:<11} {n:>6} {'failed':>12}  {e!r}")
                     finally:
                         if env is not None and hasattr(env, "close"):
                             env.close()
-                    rows.append(row)
 
 
 def main(argv=None):

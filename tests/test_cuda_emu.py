@@ -241,10 +241,13 @@ def test_device_bytes_accounting():
     b64 = make("pong", 64, True)._batch.device_bytes
     cs, fs = m.CudaBatch.console_state_bytes, m.CudaBatch.frame_buffer_bytes
     # States are allocated in whole groups of 32 consoles (4-byte words), frame buffers
-    # and a cur_buf byte per env; the ROM (>= 16 KiB) and the palette once.
+    # and a cur_buf byte per env; the ROM (>= 16 KiB), the palette and the reset_game
+    # memo (two slots: two consoles and two frame-buffer pairs each, and a header) once.
     words = (cs + 3) // 4
     fixed = b1 - (32 * words * 4 + fs + 1)
-    assert fixed == 16384 + 256 * 4
+    memo = m.CudaBatch.reset_memo_bytes
+    assert 2 * (2 * cs + 2 * fs) < memo < 2 * (2 * cs + 2 * fs) + 256
+    assert fixed == 16384 + 256 * 4 + memo
     assert b33 == fixed + 64 * words * 4 + 33 * (fs + 1)
     assert b64 == fixed + 64 * words * 4 + 64 * (fs + 1)
 

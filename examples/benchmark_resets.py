@@ -1,0 +1,110 @@
+"""Resets with and without the reset_game memo (csrc/ale_env.hpp), side by side in one run.
+
+Two measurements per game, each alternating windows between an env built with the memo
+(the default) and one built with ``CULE_RESET_MEMO=0`` (every reset emulated in full):
+
+* ``reset_game``: ``cule.Atari.reset()`` of all envs, over and over (after one reset
+  has recorded the memo), in resets/s;
+* vector env: ``cule.AtariVectorEnv`` (ale-py's defaults: frameskip 4, noop starts,
+  84x84 grayscale, stack 4) with random actions and ``max_num_frames_per_episode``
+  short enough that episodes end often, in frames/s.
+
+Both sides give the same bytes (tests/test_reset_memo.py); this shows what it saves.
+Runs on the CPU backend, or on a GPU with --device cuda.
+
+    python examples/benchmark_resets.py --games pong breakout --num-envs 16 --threads 2
+"""
+import argparse
+import os
+import time
+
+import numpy as np
+import torch
+
+import cule
+
+
+def build(memo, make):
+    old = os.environ.get("CULE_RESET_MEMO")
+    os.environ["CULE_RESET_MEMO"] = "1" if memo else "0"
+    try:
+        return make()
+    finally:
+        if old is None:
+            del os.environ["CULE_RESET_MEMO"]
+        else:
+            os.environ["CULE_RESET_MEMO"] = old
+
+
+def alternate(work, windows, seconds):
+    """work[k]() does one unit and returns how many items it did; windows alternate
+    between the two sides.  Returns items/s per side (median over windows)."""
+    rates = [[], []]
+    for w in range(2 * windows):
+        k = w % 2
+        n, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            n += work[k]()
+        rates[k].append(n / (time.perf_counter() - t0))
+    return [float(np.median(r)) for r in rates]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", nargs="+", default=["pong", "breakout"])
+    ap.add_argument("--num-envs", type=int, default=16)
+    ap.add_argument("--threads", type=int, default=0, help="CPU threads (0: all cores)")
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--episode-frames", type=int, default=2000,
+                    help="max_num_frames_per_episode of the vector env (truncation makes episodes end)")
+    ap.add_argument("--windows", type=int, default=3)
+    ap.add_argument("--seconds", type=float, default=2.0, help="length of one window")
+    a = ap.parse_args()
+    n = a.num_envs
+    print(f"{'game':16s} {'measure':10s} {'memo':>14s} {'no memo':>14s} {'ratio':>7s}")
+    for game in a.games:
+        def make_atari():
+            return cule.Atari(game, n, device=a.device, num_threads=a.threads, seed=1)
+        ats = [build(True, make_atari), build(False, make_atari)]
+        for e in ats:
+            e.reset()   # the memo records here (the load's reset follows a power-on)
+
+        def resets(e):
+            def one():
+                e.reset()
+                e.synchronize()
+                return n
+            return one
+        on, off = alternate([resets(ats[0]), resets(ats[1])], a.windows, a.seconds)
+        hits = sum(h for _, h in ats[0]._batch.reset_memo_stats())
+        print(f"{game:16s} {'reset_game':10s} {on:11,.0f}/s {off:11,.0f}/s {on / off:6.2f}x   (memo hits {hits})")
+        del ats
+
+        def make_vec():
+            return cule.AtariVectorEnv(game, n, device=a.device, num_threads=a.threads,
+                                       max_num_frames_per_episode=a.episode_frames)
+        vecs = [build(True, make_vec), build(False, make_vec)]
+        gens = []
+        for v in vecs:
+            v.reset(seed=1)
+            gens.append(torch.Generator(device=v.device).manual_seed(0))
+
+        def steps(v, g):
+            na = int(v.single_action_space.n)
+
+            def one():
+                v.step(torch.randint(na, (n,), device=v.device, generator=g))
+                if v.device.type == "cuda":
+                    torch.cuda.synchronize()
+                return n * 4
+            return one
+        on, off = alternate([steps(vecs[0], gens[0]), steps(vecs[1], gens[1])], a.windows, a.seconds)
+        hits = sum(h for _, h in vecs[0].atari._batch.reset_memo_stats())
+        print(f"{game:16s} {'vector env':10s} {on:11,.0f}/s {off:11,.0f}/s {on / off:6.2f}x   "
+              f"(frames/s; memo hits {hits})", flush=True)
+        for v in vecs:
+            v.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""The reset_game memo (csrc/ale_env.hpp).
+
+A reset whose console, a couple of frames after the system reset, equals the one a
+recorded reset had there takes that reset's end state instead of emulating the rest.
+The golden values are the same runs with the memo off (``CULE_RESET_MEMO=0``), whose
+resets emulate every frame as ALE does (tests/test_parity.py holds that path, and with
+the memo on, to ALE itself): consoles, frame buffers, counters and rewards must be
+identical after every reset, and the memo must actually have been used.
+"""
+import numpy as np
+import pytest
+import torch
+
+import cule
+
+
+def run(game, memo, monkeypatch, steps=400, n=6, set_difficulty_at=None, **kw):
+    """Random play with resets of the envs whose episode ended; a snapshot after every
+    reset.  Returns (snapshots, rewards, memo stats, envs reset)."""
+    monkeypatch.setenv("CULE_RESET_MEMO", "1" if memo else "0")
+    kw.setdefault("max_num_frames_per_episode", 1200)
+    kw.setdefault("frameskip", 4)
+    # One thread: the first reset records before the next one looks (with more threads,
+    # resets running beside the recording one run in full).
+    e = cule.Atari(game, n, seed=5, repeat_action_probability=0.25, num_threads=1, **kw)
+    gen = torch.Generator().manual_seed(1)
+    snaps, rewards, resets = [], [], 0
+    for t in range(steps):
+        if t == set_difficulty_at:
+            e._batch.set_mode(e.mode, 1) if e._cuda is None else e._cuda.set_mode(e.mode, 1)
+        rewards.append(e.act(e.action_set[torch.randint(len(e.action_set), (n,), generator=gen)]).clone())
+        done = (e.terminated | e.truncated).nonzero().flatten()
+        if len(done):
+            resets += len(done)
+            e.reset(done)
+            s = e.clone_state()
+            snaps.append((t, s["consoles"].clone(), s["frame_buffers"].clone()))
+    return snaps, torch.stack(rewards), e._batch.reset_memo_stats(), resets
+
+
+def assert_same_runs(a, b):
+    snaps_a, rewards_a = a[0], a[1]
+    snaps_b, rewards_b = b[0], b[1]
+    assert torch.equal(rewards_a, rewards_b)
+    assert len(snaps_a) == len(snaps_b) and len(snaps_a) > 0
+    for (t, ca, fa), (_, cb, fb) in zip(snaps_a, snaps_b):
+        assert torch.equal(ca, cb), f"step {t}: consoles after the reset differ"
+        assert torch.equal(fa, fb), f"step {t}: frame buffers after the reset differ"
+
+
+@pytest.mark.parametrize("game", ["pong", "breakout", "seaquest", "ms_pacman"])
+def test_memo_resets_equal_full_resets(game, monkeypatch):
+    on = run(game, True, monkeypatch)
+    off = run(game, False, monkeypatch)
+    assert off[2] == []   # off: no memo at all
+    resets = on[3]
+    hits = sum(h for _, h in on[2])
+    # The first reset records (it runs in full); the later ones take its end state.
+    assert on[2][0][0] == 2, on[2]
+    assert hits >= resets - 2 > 0, (resets, on[2])
+    assert_same_runs(on, off)
+
+
+def test_a_different_console_misses_and_records_its_own_slot(monkeypatch):
+    # Difficulty B -> A half-way: the switches differ at the checkpoint, so the first
+    # reset after the change must not take the recorded end state (it would be the
+    # wrong game), and it records the second slot.
+    on = run("pong", True, monkeypatch, steps=500, set_difficulty_at=250, max_num_frames_per_episode=800)
+    off = run("pong", False, monkeypatch, steps=500, set_difficulty_at=250, max_num_frames_per_episode=800)
+    assert [s for s, _ in on[2]] == [2, 2], on[2]
+    assert all(h > 0 for _, h in on[2]), on[2]
+    assert_same_runs(on, off)
+
+
+def test_render_off_and_other_frameskip_record_their_own_runs(monkeypatch):
+    for kw in ({"render": False}, {"frameskip": 3}):
+        on = run("breakout", True, monkeypatch, steps=300, **kw)
+        off = run("breakout", False, monkeypatch, steps=300, **kw)
+        assert sum(h for _, h in on[2]) > 0, on[2]
+        assert_same_runs(on, off)
+
+
+def test_emulated_cuda_backend_uses_the_memo_and_matches(monkeypatch):
+    # The kernels' memo path (csrc/cuda_backend.cu: the batch's memo in device memory,
+    # claimed with atomics), through the host emulation of CUDA.
+    emu = run("breakout", True, monkeypatch, steps=300, n=5, _emulate_cuda=True)
+    off = run("breakout", False, monkeypatch, steps=300, n=5)
+    assert sum(h for _, h in emu[2]) > 0, emu[2]
+    assert_same_runs(emu, off)
+
+
+@pytest.mark.parametrize("emulate", [False, True])
+def test_vector_env_autoresets_match(emulate, monkeypatch):
+    # AtariVectorEnv's autoresets (NEXT_STEP) run reset_game with the memo, then the
+    # noop starts; observations, rewards and flags must be those of full resets.
+    def go(memo):
+        monkeypatch.setenv("CULE_RESET_MEMO", "1" if memo else "0")
+        env = cule.AtariVectorEnv("breakout", 4, max_num_frames_per_episode=2000, repeat_action_probability=0.25,
+                                  _emulate_cuda=emulate)
+        obs, _ = env.reset(seed=3)
+        rng = np.random.default_rng(0)
+        out = [np.asarray(obs).copy()]
+        for _ in range(300):
+            obs, r, term, trunc, info = env.step(rng.integers(env.single_action_space.n, size=4))
+            out += [np.asarray(obs).copy(), np.asarray(r).copy(), np.asarray(term).copy(), np.asarray(trunc).copy(),
+                    np.asarray(info["lives"]).copy(), np.asarray(info["frame_number"]).copy()]
+        ends = int(sum(np.asarray(x).sum() for x in out[3::6]) + sum(np.asarray(x).sum() for x in out[4::6]))
+        stats = env.atari._batch.reset_memo_stats()
+        env.close()
+        return out, ends, stats
+
+    on, ends, stats = go(True)
+    off, _, stats_off = go(False)
+    assert ends > 2 and stats_off == []
+    assert sum(h for _, h in stats) > 0, stats
+    assert len(on) == len(off)
+    for i, (a, b) in enumerate(zip(on, off)):
+        assert np.array_equal(a, b), f"item {i}"
+
+
+@pytest.mark.parametrize("game", ["kung_fu_master", "haunted_house"])
+def test_consoles_that_differ_at_the_checkpoint_run_in_full(game, monkeypatch):
+    # These games' consoles two frames into a reset still hold something of the episode
+    # before (RAM they keep), so no two resets look alike there: both slots get recorded
+    # and never used, and every reset runs in full.  A memo that compared less than the
+    # whole console would take a wrong end state here.
+    on = run(game, True, monkeypatch, steps=600, n=4, max_num_frames_per_episode=600)
+    off = run(game, False, monkeypatch, steps=600, n=4, max_num_frames_per_episode=600)
+    assert on[3] >= 8 and [s for s, _ in on[2]] == [2, 2] and all(h == 0 for _, h in on[2]), on[2:]
+    assert_same_runs(on, off)
