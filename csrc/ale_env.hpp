@@ -407,8 +407,10 @@ CULE_BIG void memo_apply(Machine& m, const ResetMemoSlot& s) {
   }
 }
 
-// At the checkpoint: true if a recorded slot matched and was applied.
+// At the checkpoint: true if a recorded slot matched and was applied.  A console whose
+// cur_buf is neither 0 nor 1 (only a hand-made snapshot has one) runs in full.
 CULE_BIG bool memo_use(Machine& m, const EnvParams& p) {
+  if (m.c.tia.cur_buf > 1) return false;
   for (int i = 0; i < kResetMemoSlots; ++i) {
     ResetMemoSlot& s = m.memo->slot[i];
     if (memo_load(&s.state) != kMemoReady) continue;
@@ -423,6 +425,7 @@ CULE_BIG bool memo_use(Machine& m, const EnvParams& p) {
 // At the checkpoint of a reset that missed: claims the first empty slot (one recording
 // at a time: not while an earlier slot is being recorded) and stores its key.
 CULE_BIG ResetMemoSlot* memo_start(Machine& m, const EnvParams& p) {
+  if (m.c.tia.cur_buf > 1) return nullptr;
   for (int i = 0; i < kResetMemoSlots; ++i) {
     ResetMemoSlot& s = m.memo->slot[i];
     const int32_t st = memo_load(&s.state);
@@ -445,6 +448,10 @@ CULE_BIG ResetMemoSlot* memo_start(Machine& m, const EnvParams& p) {
 CULE_BIG void memo_finish(Machine& m, ResetMemoSlot& s) {
   const uint8_t* a = (const uint8_t*)&m.c;
   const uint8_t* k = (const uint8_t*)&s.key;
+  if (m.c.tia.cur_buf > 1) {   // cannot happen after memo_start's check; kept for safety
+    memo_publish(&s.state, kMemoUnusable);
+    return;
+  }
   for (size_t i = kMemoRngs; i < sizeof(Console); ++i) {
     if (a[i] != k[i]) {
       memo_publish(&s.state, kMemoUnusable);

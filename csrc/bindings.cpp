@@ -20,6 +20,8 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "cule native core: the batched Atari 2600 emulator (CPU backend)";
   m.attr("console_state_bytes") = (int)sizeof(Console);
   m.attr("frame_buffer_bytes") = kFrameBufferBytes;
+  // Where a snapshot row (one Console) keeps TIA's current-buffer index (tests).
+  m.attr("console_cur_buf_offset") = (int)(offsetof(Console, tia) + offsetof(TiaState, cur_buf));
   m.attr("cuda") = false;
 
   py::class_<CpuBatch>(m, "CpuBatch")

@@ -3,7 +3,8 @@ synchronisation after every step, and CUDA-event time over the same steps.
 
     python scripts/cuda_timing.py LABEL SPEC OUT.jsonl [SECONDS [WARMUP_STEPS]]
 
-SPEC is a ';'-separated list of KIND,NUM_ENVS,RENDER,FRAMESKIP with KIND
+SPEC is a ';'-separated list of KIND,NUM_ENVS,RENDER,FRAMESKIP[,GAME[,MAX_FRAMES]] (GAME
+default pong; MAX_FRAMES: max_num_frames_per_episode, default the env's) with KIND
   atari  cule.Atari(device="cuda", frameskip=FRAMESKIP, render=RENDER == 1), random
          actions from the minimal action set drawn on the GPU, one ``act`` a step;
   vec    cule.AtariVectorEnv(device="cuda") with its defaults (frameskip 4, 84x84x4
@@ -13,6 +14,8 @@ consoles of an `atari` item start from the same reset and drift apart as the ran
 actions steer them, so more warm-up measures warps that diverge more); a JSON line per
 item (frames/s, ms per step, set-up seconds) is printed and appended to OUT.jsonl.
 Example: python scripts/cuda_timing.py main "atari,65536,0,1;vec,65536,1,4" t.jsonl
+Steady state with resets (episodes ending all the time, warm-up long enough that every
+env has ended one): python scripts/cuda_timing.py main "vec,16384,1,4,breakout" t.jsonl 2 300
 """
 import json
 import sys
@@ -25,18 +28,20 @@ import cule
 
 def main(label, spec, out, secs=1.2, warmup=2):
     for item in spec.split(";"):
-        kind, n, render, fs = item.split(",")
+        kind, n, render, fs, *rest = item.split(",")
         n, render, fs = int(n), render == "1", int(fs)
+        game = rest[0] if rest else "pong"
+        extra = {"max_num_frames_per_episode": int(rest[1])} if len(rest) > 1 else {}
         t0 = time.time()
         g = torch.Generator(device="cuda").manual_seed(0)
         if kind == "atari":
-            e = cule.Atari("pong", n, device="cuda", frameskip=fs, render=render, seed=1)
+            e = cule.Atari(game, n, device="cuda", frameskip=fs, render=render, seed=1, **extra)
             acts = e.action_set.cuda()
 
             def one():
                 e.act(acts[torch.randint(len(acts), (n,), device="cuda", generator=g)])
         elif kind == "vec":
-            e = cule.AtariVectorEnv("pong", n, device="cuda")
+            e = cule.AtariVectorEnv(game, n, device="cuda", **extra)
             e.reset(seed=1)
             na = int(e.single_action_space.n)
             fs = 4
@@ -63,7 +68,7 @@ def main(label, spec, out, secs=1.2, warmup=2):
         ev1.record()
         torch.cuda.synchronize()
         dt = time.time() - t
-        r = dict(label=label, kind=kind, n=n, render=render, frameskip=fs, warmup=warmup, steps=k,
+        r = dict(label=label, kind=kind, game=game, n=n, render=render, frameskip=fs, warmup=warmup, steps=k,
                  ms_per_step=dt / k * 1e3,
                  gpu_ms_per_step=ev0.elapsed_time(ev1) / k, frames_per_s=n * fs * k / dt, setup_s=setup)
         print(json.dumps(r), flush=True)

@@ -128,3 +128,37 @@ def test_consoles_that_differ_at_the_checkpoint_run_in_full(game, monkeypatch):
     off = run(game, False, monkeypatch, steps=600, n=4, max_num_frames_per_episode=600)
     assert on[3] >= 8 and [s for s, _ in on[2]] == [2, 2] and all(h == 0 for _, h in on[2]), on[2:]
     assert_same_runs(on, off)
+
+
+@pytest.mark.parametrize("game", ["berzerk", "double_dunk"])
+def test_a_reset_that_draws_from_an_rng_is_not_memoised(game, monkeypatch):
+    # Their mode selection acts with sticky actions (ALE's act() draws from the env RNG)
+    # after the checkpoint: the recording sees the draws and marks its slot unusable, so
+    # every reset runs in full.  Without that check the memo would hand each env the
+    # recording env's draws.
+    on = run(game, True, monkeypatch, steps=500, n=4, max_num_frames_per_episode=600)
+    off = run(game, False, monkeypatch, steps=500, n=4, max_num_frames_per_episode=600)
+    assert on[3] >= 4 and on[2][0] == (3, 0) and all(h == 0 for _, h in on[2]), on[2:]
+    assert_same_runs(on, off)
+
+
+def test_a_snapshot_with_a_bad_buffer_index_resets_in_full(monkeypatch):
+    # cur_buf outside 0 / 1 (only a hand-made snapshot has one) must not index past the
+    # frame buffers: such a console takes no memo and records none, and resets as it
+    # would with the memo off.
+    from cule import _core
+    results = []
+    for memo in (True, False):
+        monkeypatch.setenv("CULE_RESET_MEMO", "1" if memo else "0")
+        e = cule.Atari("pong", 2, seed=5, num_threads=1)
+        e.reset([0])   # records (memo on)
+        s = e.clone_state()
+        consoles = s["consoles"].clone()
+        assert int(consoles[1, _core.console_cur_buf_offset]) in (0, 1)
+        consoles[1, _core.console_cur_buf_offset] = 7
+        e.restore_state(dict(s, consoles=consoles))
+        e.reset([1])
+        results.append((e.clone_state(), e._batch.reset_memo_stats()))
+    (a, stats_on), (b, _) = results
+    assert stats_on[0][0] == 2 and stats_on[1] == (0, 0), stats_on
+    assert torch.equal(a["consoles"], b["consoles"]) and torch.equal(a["frame_buffers"], b["frame_buffers"])
