@@ -33,7 +33,7 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("num_threads", &CpuBatch::num_threads)
       .def_property("render_last", &CpuBatch::render_last, &CpuBatch::set_render_last)
       .def("reset_memo_stats", &CpuBatch::reset_memo_stats,
-           "The reset_game memo's slots as (state, hits): state 0 empty, 1 being recorded, 2 in use, "
+           "The reset_game memo's slots as (state, hits): state 0 empty, 1 being recorded, 2 recorded (in use), "
            "3 not usable for this game; [] when CULE_RESET_MEMO=0 turned it off")
       .def("load", [](CpuBatch& b, const py::array& seeds, const py::array& modes, const py::array& diffs,
                       int frameskip, float p, int32_t max_frames) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ale_env.hpp"
+#include "host_switches.hpp"
 #include "palette_lut.hpp"
 #include "thread_pool.hpp"
 
@@ -22,8 +23,7 @@ class CpuBatch {
         consoles_(num_envs), fbs_((size_t)num_envs * 2 * kFrameBufferBytes),
         lut_(make_palette(cfg.pal != 0)) {
     rom_.resize(16384 > rom_.size() ? 16384 : rom_.size(), 0);
-    const char* env = std::getenv("CULE_RESET_MEMO");
-    if (!(env && std::string(env) == "0")) memo_.reset(new ResetMemo());   // value-initialised: empty
+    if (reset_memo_enabled()) memo_.reset(new ResetMemo());   // value-initialised: empty
   }
 
   int num_envs() const { return n_; }

@@ -43,6 +43,7 @@
 #include "ale_env.hpp"
 #include "area_resize.hpp"
 #include "cuda_backend.hpp"
+#include "host_switches.hpp"
 #include "palette_lut.hpp"
 
 namespace cule {
@@ -311,6 +312,7 @@ struct CudaBatch::Impl {
 CudaBatch::CudaBatch(const GameConfig& cfg, const std::string& rom, int num_envs, int device)
     : impl_(new Impl) {
   if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1");
+  const bool use_memo = reset_memo_enabled();   // a bad CULE_RESET_MEMO fails before any allocation
   Impl& d = *impl_;
   d.cfg = cfg;
   d.n = num_envs;
@@ -328,8 +330,7 @@ CudaBatch::CudaBatch(const GameConfig& cfg, const std::string& rom, int num_envs
   check(cudaMalloc(&d.lut, 256 * 4), "cudaMalloc(palette)");
   check(cudaMalloc(&d.scratch, (size_t)num_envs), "cudaMalloc(scratch)");
   d.bytes = rom_bytes + state_bytes + fb_bytes + 256 * 4 + (size_t)num_envs;
-  const char* memo_env = getenv("CULE_RESET_MEMO");
-  if (!(memo_env && std::string(memo_env) == "0")) {
+  if (use_memo) {
     check(cudaMalloc(&d.b.memo, sizeof(ResetMemo)), "cudaMalloc(reset memo)");
     check(cudaMemset(d.b.memo, 0, sizeof(ResetMemo)), "clear the reset memo");   // empty
     d.bytes += sizeof(ResetMemo);

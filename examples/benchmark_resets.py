@@ -60,11 +60,24 @@ def main():
     ap.add_argument("--windows", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=2.0, help="length of one window")
     a = ap.parse_args()
+    for what, bad in (("--num-envs must be >= 1", a.num_envs < 1), ("--threads must be >= 0", a.threads < 0),
+                      ("--windows must be >= 1", a.windows < 1), ("--seconds must be > 0", a.seconds <= 0),
+                      ("--episode-frames must be >= 0", a.episode_frames < 0)):
+        if bad:
+            ap.error(what)
+    try:
+        run(a)
+    except ValueError as e:   # unknown game or device, no GPU, a bad CULE_RESET_MEMO ...
+        ap.error(str(e))
+
+
+def run(a):
     n = a.num_envs
+    threads = a.threads or None   # cule.Atari: None = all cores
     print(f"{'game':16s} {'measure':10s} {'memo':>14s} {'no memo':>14s} {'ratio':>7s}")
     for game in a.games:
         def make_atari():
-            return cule.Atari(game, n, device=a.device, num_threads=a.threads, seed=1)
+            return cule.Atari(game, n, device=a.device, num_threads=threads, seed=1)
         ats = [build(True, make_atari), build(False, make_atari)]
         for e in ats:
             e.reset()   # the memo records here (the load's reset follows a power-on)

@@ -14,12 +14,24 @@ cd "$(dirname "$0")/.."
 ARCH="${CULE_CUDA_ARCHS:-90}"
 mkdir -p .whl/variants
 for v in "$@"; do
+  case "$v" in
+    *=*) ;;
+    *) echo "'$v': expected NAME=\"FLAGS\" (e.g. nosync=\"-DCULE_LANE_SYNC=0\")"; exit 2 ;;
+  esac
   name="${v%%=*}"; flags="${v#*=}"
+  case "$name" in
+    ""|*[!A-Za-z0-9_-]*) echo "'$name': a variant name takes letters, digits, _ and - only"; exit 2 ;;
+  esac
   echo "== $name: $flags"
   # shellcheck disable=SC2086
-  nvcc -std=c++17 -O3 --fmad=false -Xcompiler -fPIC,-ffp-contract=off -Icsrc -diag-suppress 20012 \
+  if ! nvcc -std=c++17 -O3 --fmad=false -Xcompiler -fPIC,-ffp-contract=off -Icsrc -diag-suppress 20012 \
     -gencode "arch=compute_$ARCH,code=sm_$ARCH" -Xptxas -v $flags -c csrc/cuda_backend.cu \
-    -o ".whl/variants/$name.o" 2> ".whl/variants/$name.ptxas"
+    -o ".whl/variants/$name.o" 2> ".whl/variants/$name.ptxas"; then
+    grep -v "^ptxas info\|bytes stack frame" ".whl/variants/$name.ptxas" | tail -20
+    rm -f ".whl/variants/$name.o"
+    echo "$name: nvcc failed (log: .whl/variants/$name.ptxas)"
+    exit 1
+  fi
   grep -A2 "k_actE\|k_vec_stepE" ".whl/variants/$name.ptxas" | grep -E "spill|registers" || true
 done
 bash scripts/cuda_sources_sha.sh "$ARCH" > .whl/variants/sources.sha256

@@ -10,8 +10,10 @@
 #                                          # k_vec_step
 #   bash scripts/gpu_check.sh OUT variants # step timings of the build variants in
 #                                          # .whl/variants (scripts/build_cuda_variants.sh)
-#                                          # against the main build, then the main build
-#                                          # relinked; after tests (its build)
+#                                          # against the main object .whl/cuda_backend.o
+#                                          # (prepare_gpu_wheels.sh, CULE_PREBUILD_CUDA=1),
+#                                          # then the main object relinked; after tests
+#                                          # (its build); budget 300 s
 #
 # (tests and bench: under 9 minutes each, meant as two back-to-back calls on one machine,
 # the second reusing the first's build.)  Downloads nothing: it uses the Python found
@@ -24,7 +26,7 @@
 # bench cuda_timing.jsonl, ncu_k_act.txt, ncu_k_vec_step.txt and its per-instruction
 # page ncu_k_vec_step_sass.csv.gz (instead of benchmark.png).
 set -uo pipefail
-OUT="${1:?usage: scripts/gpu_check.sh OUTDIR [all|tests|bench]}"
+OUT="${1:?usage: scripts/gpu_check.sh OUTDIR [all|tests|bench|variants]}"
 PHASE="${2:-all}"
 case "$PHASE" in
   all) BUDGET="${GPU_CHECK_BUDGET:-465}"; export CULE_LOCKSTEP_FRAMES="${CULE_LOCKSTEP_FRAMES:-800}" ;;
@@ -85,7 +87,7 @@ lockstep() {
   rc=$?; [ $rc -eq 0 ] || FAILED=1
   echo "lockstep rc=$rc after $(( $(date +%s) - T0 )) s"; tail -8 "$OUT/cuda_lockstep.log"
 }
-if [ "$PHASE" != "bench" ]; then
+if [ "$PHASE" = "all" ] || [ "$PHASE" = "tests" ]; then
   build_and_test
   if [ "$PHASE" = "tests" ]; then lockstep; exit $FAILED; fi
 fi

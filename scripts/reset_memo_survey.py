@@ -1,10 +1,11 @@
 """Which games the reset_game memo serves: per game, 4 envs of random play (frameskip 4,
 sticky actions) with 600-frame episodes for 400 steps, each finished env reset; prints
-the resets and the memo's slots as (state, hits), state 2 = recorded, 3 = not usable
+the resets and the memo's slots as (state, hits): state 2 recorded (in use), 3 not usable
 (the rest of reset_game draws from an RNG).  CPU backend, one thread.
 
     python scripts/reset_memo_survey.py [GAME ...]
 """
+import argparse
 import os
 import sys
 import time
@@ -13,9 +14,18 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cule  # noqa: E402
+from cule.roms import load_rom  # noqa: E402
 
+ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+ap.add_argument("games", nargs="*", help="ALE ids (default: every supported game)")
+args = ap.parse_args()
+for game in args.games:
+    try:
+        load_rom(game)
+    except ValueError as e:
+        ap.error(str(e))
 os.environ["CULE_RESET_MEMO"] = "1"
-for game in sys.argv[1:] or cule.list_games():
+for game in args.games or cule.list_games():
     t0 = time.time()
     e = cule.Atari(game, 4, seed=2, frameskip=4, repeat_action_probability=0.25, num_threads=1,
                    max_num_frames_per_episode=600)

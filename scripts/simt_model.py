@@ -10,6 +10,7 @@ one by one.  A model: what a round costs on a real GPU is not measured here.
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -30,7 +31,10 @@ COST_ROUND, COST_CASE, COST_IO = 120, 30, 200
 
 
 def build(out_dir):
-    import pybind11
+    try:
+        import pybind11
+    except ImportError:
+        raise SystemExit("simt_model.py compiles a small pybind11 module: pip install pybind11")
     ext = sysconfig.get_config_var("EXT_SUFFIX")
     target = os.path.join(out_dir, "simt_model" + ext)
     cmd = ["g++", "-O2", "-std=c++17", "-shared", "-fPIC", "-I" + os.path.join(ROOT, "csrc"),
@@ -43,24 +47,44 @@ def build(out_dir):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", nargs="+", default=["pong", "breakout", "space_invaders", "ms_pacman", "seaquest"])
-    ap.add_argument("--frames", type=int, default=60)
+    ap.add_argument("--frames", type=int, default=60, help="frames per game and policy (>= 1)")
     ap.add_argument("--render", action="store_true", help="draw every frame (default: none drawn)")
     ap.add_argument("--noop-max", type=int, default=30,
                     help="each console starts after a random 0..N-1 noop frames (0: all start alike)")
-    ap.add_argument("--policies", nargs="+", default=[p[0] for p in POLICIES])
-    ap.add_argument("--build-dir", default=None)
+    ap.add_argument("--policies", nargs="+", default=[p[0] for p in POLICIES], choices=[p[0] for p in POLICIES],
+                    metavar="POLICY", help="of: " + ", ".join(p[0] for p in POLICIES))
+    ap.add_argument("--build-dir", default=None, help="keep the compiled module there (default: a temporary folder)")
     a = ap.parse_args()
-    out_dir = a.build_dir or tempfile.mkdtemp(prefix="simt_")
-    os.makedirs(out_dir, exist_ok=True)
-    build(out_dir)
-    import simt_model
+    if a.frames < 1:
+        ap.error("--frames must be >= 1")
+    if a.noop_max < 0:
+        ap.error("--noop-max must be >= 0")
     from cule.roms import load_rom, native_config
+    roms = {}
+    for game in a.games:
+        try:
+            roms[game] = load_rom(game)
+        except ValueError as e:
+            ap.error(str(e))
+    out_dir = a.build_dir or tempfile.mkdtemp(prefix="simt_")
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        build(out_dir)
+        import simt_model
+        run_all(a, roms, simt_model, native_config)
+    finally:
+        if not a.build_dir:
+            shutil.rmtree(out_dir, ignore_errors=True)
 
+
+def run_all(a, roms, simt_model, native_config):
+    inexact = 0
     print(f"{'game':16s} {'policy':11s} {'rounds/f':>9s} {'vs ideal':>8s} {'lanes/rd':>8s} "
           f"{'modes/rd':>8s} {'cases/rd':>8s} {'io rd/f':>8s} {'io cases/f':>10s} {'model':>6s} ok")
     for game in a.games:
-        rom = load_rom(game)
+        rom = roms[game]
         cfg = native_config(rom)
+        free_cost = None
         for name, pol, par in POLICIES:
             if name not in a.policies:
                 continue
@@ -70,10 +94,14 @@ def main():
             cost = (COST_ROUND * r["rounds"] + COST_CASE * r["cases_sum"] + COST_IO * r["io_cases_sum"]) / f
             if name == "free":
                 free_cost = cost
+            model = f"{cost / free_cost:6.2f}" if free_cost else "     -"
             print(f"{game:16s} {name:11s} {r['rounds'] / f:9.0f} {r['rounds'] / r['ideal_rounds']:8.2f} "
                   f"{r['lane_steps'] / r['rounds']:8.1f} {r['modes_sum'] / r['rounds']:8.2f} "
-                  f"{r['cases_sum'] / r['rounds']:8.2f} {r['io_rounds'] / f:8.0f} {r['io_cases_sum'] / f:10.0f} {cost / free_cost:6.2f} "
+                  f"{r['cases_sum'] / r['rounds']:8.2f} {r['io_rounds'] / f:8.0f} {r['io_cases_sum'] / f:10.0f} {model} "
                   f"{'yes' if r['mismatches'] == 0 else 'NO (%d)' % r['mismatches']}", flush=True)
+            inexact += r["mismatches"]
+    if inexact:
+        raise SystemExit(f"{inexact} consoles ended differently from running them one by one")
 
 
 if __name__ == "__main__":

@@ -162,3 +162,14 @@ def test_a_snapshot_with_a_bad_buffer_index_resets_in_full(monkeypatch):
     (a, stats_on), (b, _) = results
     assert stats_on[0][0] == 2 and stats_on[1] == (0, 0), stats_on
     assert torch.equal(a["consoles"], b["consoles"]) and torch.equal(a["frame_buffers"], b["frame_buffers"])
+
+
+def test_the_switch_takes_the_usual_spellings_and_refuses_others(monkeypatch):
+    for value, on in [("0", False), ("off", False), ("False", False), ("no", False), ("1", True), ("ON", True),
+                      ("yes", True), ("", True)]:
+        monkeypatch.setenv("CULE_RESET_MEMO", value)
+        assert (cule.Atari("pong", 1)._batch.reset_memo_stats() != []) == on, value
+    monkeypatch.setenv("CULE_RESET_MEMO", "maybe")
+    for kw in ({}, {"_emulate_cuda": True}):
+        with pytest.raises(ValueError, match="CULE_RESET_MEMO"):
+            cule.Atari("pong", 1, **kw)
