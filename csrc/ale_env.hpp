@@ -188,6 +188,16 @@ CULE_HD int32_t paddle_delta(float strength) {
   return (int32_t)((double)kPaddleDelta * fabs((double)strength));
 }
 
+// The action ALE applies for a frame: the sticky one, illegal ones as NOOP (ALE's
+// noopIllegalActions), on the joystick or, moved by the paddle strength `sticky`, the
+// paddles.
+CULE_HD void ale_apply_action(Machine& m, float sticky) {
+  uint8_t a = m.c.action_a;
+  if (a == A_RESET || (a < A_NUM_ACTIONS && !game_legal(m.g.game_id, a))) a = A_NOOP;
+  if (m.g.use_paddles) ale_apply_paddles(m.c, m.g, a, paddle_delta(sticky));
+  else ale_apply_joystick(m.c, a);
+}
+
 // StellaEnvironment::act(action, NOOP, strength): frameskip frames with sticky actions;
 // the paddle strength sticks together with the action (`sticky` is ALE's
 // m_paddle_a_strength).  Returns the summed reward.  set_render: draw the last
@@ -206,10 +216,7 @@ CULE_HD int32_t ale_act_strength(Machine& m, uint8_t action, float strength, flo
     if (c.game.terminal || ale_truncated(c, p.max_frames)) continue;
     if (set_render)
       c.tia.render = (p.frameskip - i <= p.render_last) ? (p.render_last >= p.frameskip ? 1 : 2) : 0;
-    uint8_t a = c.action_a;            // noopIllegalActions()
-    if (a == A_RESET || (a < A_NUM_ACTIONS && !game_legal(m.g.game_id, a))) a = A_NOOP;
-    if (m.g.use_paddles) ale_apply_paddles(c, m.g, a, paddle_delta(sticky));
-    else ale_apply_joystick(c, a);
+    ale_apply_action(m, sticky);
     ale_frame(m);
     c.frame_number++;
     c.episode_frame_number++;

@@ -597,7 +597,9 @@ CULE_NOINLINE void run_frame_cpu(Machine& m) {
 
 // TIA::update(): run the CPU until the TIA ends the frame (VSYNC, or a write past the
 // last allowed scanline), or for at most 25,000 instructions.
-CULE_BIG void run_frame(Machine& m) {
+// run_frame up to the CPU loop: a new frame starts unless the last one is unfinished.
+// (scripts/simt_model.cpp runs the CPU loop of several consoles in between itself.)
+CULE_FI void run_frame_begin(Machine& m) {
   Console& c = m.c;
   TiaState& t = c.tia;
   if (!t.partial_frame) frame_start(m);
@@ -608,21 +610,13 @@ CULE_BIG void run_frame(Machine& m) {
     t.fb_exact &= (uint8_t)~(1u << t.cur_buf);
   }
   c.stop = 0;
-#if defined(__CUDACC__)
-  // One copy of the CPU loop on a GPU, for every mapper.
-  Bus bus(m);
-  cpu_run(c.cpu, bus, 25000);
-  bus.store();
-#elif defined(CULE_CUDA_EMULATED)
-  // The host emulation of the CUDA backend runs the GPU's bus for every mapper, so its
-  // tests cover what the GPU runs.
-  run_frame_cpu<Bus>(m);
-#else
-  // On the host the plain mappers get their own copy of the CPU loop (one function
-  // each: both inlined here, the compiler keeps less of the CPU state in registers).
-  if (cart_is_plain(m.g.cart_type)) run_frame_cpu<BusT<true>>(m);
-  else run_frame_cpu<Bus>(m);
-#endif
+}
+
+// run_frame after the CPU loop: the scanline count, and a frame stopped by the
+// instruction limit drawn (and greyed) as far as Stella would have drawn it.
+CULE_FI void run_frame_end(Machine& m) {
+  Console& c = m.c;
+  TiaState& t = c.tia;
   uint32_t total = c.cycles * 3 - (uint32_t)t.clk_frame_start;
   t.current_scanline = (int32_t)(total / kClocksPerLine);
   if (t.partial_frame) {
@@ -643,6 +637,26 @@ CULE_BIG void run_frame(Machine& m) {
     // buffer; one that stopped early leaves older lines in place (exact only if they were).
     if (t.frame_rendered && t.fb_pos >= (uint32_t)t.height * 160u) t.fb_exact |= (uint8_t)(1u << t.cur_buf);
   }
+}
+
+CULE_BIG void run_frame(Machine& m) {
+  run_frame_begin(m);
+#if defined(__CUDACC__)
+  // One copy of the CPU loop on a GPU, for every mapper.
+  Bus bus(m);
+  cpu_run(m.c.cpu, bus, 25000);
+  bus.store();
+#elif defined(CULE_CUDA_EMULATED)
+  // The host emulation of the CUDA backend runs the GPU's bus for every mapper, so its
+  // tests cover what the GPU runs.
+  run_frame_cpu<Bus>(m);
+#else
+  // On the host the plain mappers get their own copy of the CPU loop (one function
+  // each: both inlined here, the compiler keeps less of the CPU state in registers).
+  if (cart_is_plain(m.g.cart_type)) run_frame_cpu<BusT<true>>(m);
+  else run_frame_cpu<Bus>(m);
+#endif
+  run_frame_end(m);
 }
 
 }  // namespace cule

@@ -2,7 +2,6 @@
 // console runs the same per-console core functions the CUDA kernels call.
 #pragma once
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <stdexcept>

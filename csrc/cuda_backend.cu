@@ -33,7 +33,6 @@
 #endif
 
 #include <stddef.h>
-#include <stdlib.h>
 
 #include <cmath>
 #include <stdexcept>

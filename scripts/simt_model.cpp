@@ -48,50 +48,12 @@ struct Lane {
   long instructions = 0;
 };
 
-// run_frame up to the CPU loop (console.hpp).
-void frame_begin(Machine& m) {
-  Console& c = m.c;
-  TiaState& t = c.tia;
-  if (!t.partial_frame) frame_start(m);
-  t.partial_frame = 1;
-  if (!t.render) {
-    t.frame_rendered = 0;
-    t.fb_exact &= (uint8_t)~(1u << t.cur_buf);
-  }
-  c.stop = 0;
-}
-
-// run_frame after the CPU loop.
-void frame_end(Machine& m) {
-  Console& c = m.c;
-  TiaState& t = c.tia;
-  uint32_t total = c.cycles * 3 - (uint32_t)t.clk_frame_start;
-  t.current_scanline = (int32_t)(total / kClocksPerLine);
-  if (t.partial_frame) {
-    tia_update_frame(c, m.fb(), t.clk_pending);
-    if (t.render == 2) {
-      t.frame_rendered = 0;
-      t.fb_exact &= (uint8_t)~(1u << t.cur_buf);
-    } else if (!t.frame_greyed && t.render) {
-      tia_grey_out(c, m.fb());
-    }
-    t.frame_greyed = 1;
-  } else {
-    t.scanline_count_last = t.current_scanline;
-    t.frame_greyed = 0;
-    if (t.frame_rendered && t.fb_pos >= (uint32_t)t.height * 160u) t.fb_exact |= (uint8_t)(1u << t.cur_buf);
-  }
-}
-
-// ale_act_strength's per-frame input handling (frameskip 1, joystick or paddles).
+// ale_act_strength's per-frame input handling (frameskip 1, paddle strength 1).
 void frame_inputs(Machine& m, uint8_t action, const EnvParams& p) {
   Console& c = m.c;
   if (mt_next_double(c.env_rng) >= (double)p.repeat_p) c.action_a = action;
   (void)mt_next_double(c.env_rng);
-  uint8_t a = c.action_a;
-  if (a == A_RESET || (a < A_NUM_ACTIONS && !game_legal(m.g.game_id, a))) a = A_NOOP;
-  if (m.g.use_paddles) ale_apply_paddles(c, m.g, a, kPaddleDelta);
-  else ale_apply_joystick(c, a);
+  ale_apply_action(m, 1.0f);
 }
 
 uint32_t case_key(uint8_t opcode) {
@@ -137,7 +99,7 @@ py::dict run(const py::dict& cfg, const py::bytes& rom_bytes, int policy, int pa
       (void)ale_act(*R[i].m, acts[i], p);
       c.tia.render = p.render_last ? 1 : 0;
       frame_inputs(*x.m, acts[i], p);
-      frame_begin(*x.m);
+      run_frame_begin(*x.m);
       x.bus = std::make_unique<Bus>(*x.m);
       const CpuState& s = c.cpu;
       x.core.reset(new cpu6507::Core<Bus>{*x.bus, s.pc, s.a, s.x, s.y, s.sp, s.p, s.halted, 25000});
@@ -215,7 +177,7 @@ py::dict run(const py::dict& cfg, const py::bytes& rom_bytes, int policy, int pa
       x.bus->store();
       x.core.reset();
       x.bus.reset();
-      frame_end(*x.m);
+      run_frame_end(*x.m);
       game_step(*x.c, g.game_id);
       x.c->frame_number++;
       x.c->episode_frame_number++;
