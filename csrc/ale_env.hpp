@@ -198,6 +198,33 @@ CULE_HD void ale_apply_action(Machine& m, float sticky) {
   else ale_apply_joystick(m.c, a);
 }
 
+// The sticky-action draws of one frame of StellaEnvironment::act: player A's (the new
+// action and its paddle strength are taken when the draw is >= repeat_action_probability,
+// else the previous ones stay), then player B's (always NOOP here, but drawn).
+CULE_HD void ale_sticky_draws(Console& c, uint8_t action, float strength, float& sticky, const EnvParams& p) {
+  if (mt_next_double(c.env_rng) >= (double)p.repeat_p) {
+    c.action_a = action;
+    sticky = strength;
+  }
+  (void)mt_next_double(c.env_rng);   // player B's draw
+}
+
+// Whether act() skips its frames: the episode is over (terminal or truncated).
+CULE_HD bool ale_act_skips(const Console& c, const EnvParams& p) {
+  return c.game.terminal || ale_truncated(c, p.max_frames);
+}
+
+// The rest of an act() frame that is not skipped: the sticky action applied, one frame
+// emulated and counted.  Returns the frame's reward.
+CULE_HD int32_t ale_act_frame(Machine& m, float sticky) {
+  Console& c = m.c;
+  ale_apply_action(m, sticky);
+  ale_frame(m);
+  c.frame_number++;
+  c.episode_frame_number++;
+  return c.game.reward;
+}
+
 // StellaEnvironment::act(action, NOOP, strength): frameskip frames with sticky actions;
 // the paddle strength sticks together with the action (`sticky` is ALE's
 // m_paddle_a_strength).  Returns the summed reward.  set_render: draw the last
@@ -208,19 +235,11 @@ CULE_HD int32_t ale_act_strength(Machine& m, uint8_t action, float strength, flo
   Console& c = m.c;
   int32_t total = 0;
   for (int i = 0; i < p.frameskip; ++i) {
-    if (mt_next_double(c.env_rng) >= (double)p.repeat_p) {
-      c.action_a = action;
-      sticky = strength;
-    }
-    (void)mt_next_double(c.env_rng);   // player B's draw
-    if (c.game.terminal || ale_truncated(c, p.max_frames)) continue;
+    ale_sticky_draws(c, action, strength, sticky, p);
+    if (ale_act_skips(c, p)) continue;
     if (set_render)
       c.tia.render = (p.frameskip - i <= p.render_last) ? (p.render_last >= p.frameskip ? 1 : 2) : 0;
-    ale_apply_action(m, sticky);
-    ale_frame(m);
-    c.frame_number++;
-    c.episode_frame_number++;
-    total += c.game.reward;
+    total += ale_act_frame(m, sticky);
   }
   c.truncated = ale_truncated(c, p.max_frames) ? 1 : 0;
   return total;
@@ -308,6 +327,8 @@ enum : int32_t { kMemoEmpty = 0, kMemoRecording = 1, kMemoReady = 2, kMemoUnusab
 struct ResetMemoSlot {
   int32_t state;             // kMemo*
   int32_t hits;              // resets that used it
+  int32_t start_skipped;     // noop-start frames taken from its start memo (below)
+  int32_t start_run;         // ... and emulated, by the walks that began at its end state
   int32_t frame_delta;       // frame_number's increase from the checkpoint to the end
   int32_t frameskip, max_frames, render_last;
   float repeat_p;
@@ -317,9 +338,23 @@ struct ResetMemoSlot {
   uint8_t result_fbs[2 * kFrameBufferBytes];
 };
 
+// The noop-start memo's nodes (see "the noop-start memo" below): node (f, k) of a slot
+// is the console after f FIRE frames and then k NOOP frames from the slot's end state.
+constexpr int kStartFires = 4;    // f < 4
+constexpr int kStartNoops = 30;   // k < 30: ale-py's noop_max 30 starts at most 29 frames
+
+struct StartNode {
+  int32_t state;             // kMemo* (kMemoUnusable: the frame drew an RNG or ended the game)
+  int32_t frame_delta;       // frame_number's increase from the walk's start
+  uint8_t cur_rel;           // tia.cur_buf relative to the walk's start (xor)
+  Console c;
+  uint8_t fbs[2 * kFrameBufferBytes];
+};
+
 // Zero-filled memory is an empty memo.
 struct ResetMemo {
   ResetMemoSlot slot[kResetMemoSlots];
+  StartNode start[kResetMemoSlots][kStartFires][kStartNoops];   // node (0, 0) unused
 };
 
 // Atomics shared by CPU threads and GPU lanes.
@@ -349,11 +384,11 @@ CULE_HD bool memo_claim(int32_t* p) {
                                      __ATOMIC_ACQUIRE);
 #endif
 }
-CULE_HD void memo_count(int32_t* p) {
+CULE_HD void memo_count(int32_t* p, int32_t n = 1) {
 #if defined(__CUDA_ARCH__)
-  atomicAdd((int*)p, 1);
+  atomicAdd((int*)p, (int)n);
 #else
-  __atomic_fetch_add(p, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add(p, n, __ATOMIC_RELAXED);
 #endif
 }
 
@@ -395,23 +430,29 @@ CULE_BIG bool memo_matches(const Machine& m, const ResetMemoSlot& s) {
   return true;
 }
 
-// The console and frame buffers as the recorded reset_game left them, from this one's
-// checkpoint: frame counter advanced, RNGs kept, buffers in the same roles.
-CULE_BIG void memo_apply(Machine& m, const ResetMemoSlot& s) {
+// The console := `src` (a recorded console) apart from the RNGs, with frame_number and
+// tia.cur_buf as given; fb_exact's bits and both frame buffers := src's, in the same
+// roles (current, other) relative to the new cur_buf.
+CULE_BIG void memo_put(Machine& m, const Console& src, const uint8_t* src_fbs, int32_t frame_number, uint8_t cur) {
   uint8_t* a = (uint8_t*)&m.c;
-  const uint8_t* r = (const uint8_t*)&s.result;
-  const int32_t frame_number = m.c.frame_number + s.frame_delta;
-  const uint8_t cur = (uint8_t)(m.c.tia.cur_buf ^ s.key.tia.cur_buf ^ s.result.tia.cur_buf);
+  const uint8_t* r = (const uint8_t*)&src;
   for (size_t i = 0; i < kMemoRngs; ++i) a[i] = r[i];
   m.c.frame_number = frame_number;
   m.c.tia.cur_buf = cur;
-  const uint8_t rel = memo_exact_rel(s.result.tia.fb_exact, s.result.tia.cur_buf);
+  const uint8_t rel = memo_exact_rel(src.tia.fb_exact, src.tia.cur_buf);
   m.c.tia.fb_exact = memo_exact_rel(rel, cur);   // the same swap undoes itself
   for (int b = 0; b < 2; ++b) {
     uint32_t* x = (uint32_t*)(m.fbs + (size_t)(b ^ cur) * kFrameBufferBytes);
-    const uint32_t* y = (const uint32_t*)(s.result_fbs + (size_t)(b ^ s.result.tia.cur_buf) * kFrameBufferBytes);
+    const uint32_t* y = (const uint32_t*)(src_fbs + (size_t)(b ^ src.tia.cur_buf) * kFrameBufferBytes);
     for (int w = 0; w < kFrameBufferBytes / 4; ++w) x[w] = y[w];
   }
+}
+
+// The console and frame buffers as the recorded reset_game left them, from this one's
+// checkpoint: frame counter advanced, RNGs kept, buffers in the same roles.
+CULE_BIG void memo_apply(Machine& m, const ResetMemoSlot& s) {
+  memo_put(m, s.result, s.result_fbs, m.c.frame_number + s.frame_delta,
+           (uint8_t)(m.c.tia.cur_buf ^ s.key.tia.cur_buf ^ s.result.tia.cur_buf));
 }
 
 // At the checkpoint: true if a recorded slot matched and was applied.  A console whose
@@ -424,6 +465,7 @@ CULE_BIG bool memo_use(Machine& m, const EnvParams& p) {
     if (!memo_params_equal(s, p) || !memo_matches(m, s)) continue;
     memo_apply(m, s);
     memo_count(&s.hits);
+    m.memo_slot = i;
     return true;
   }
   return false;
@@ -453,6 +495,7 @@ CULE_BIG ResetMemoSlot* memo_start(Machine& m, const EnvParams& p) {
 // At the end of the recording reset: the end state, or the slot marked unusable when the
 // rest of reset_game drew from an RNG.
 CULE_BIG void memo_finish(Machine& m, ResetMemoSlot& s) {
+  const int index = (int)(&s - m.memo->slot);
   const uint8_t* a = (const uint8_t*)&m.c;
   const uint8_t* k = (const uint8_t*)&s.key;
   if (m.c.tia.cur_buf > 1) {   // cannot happen after memo_start's check; kept for safety
@@ -469,6 +512,7 @@ CULE_BIG void memo_finish(Machine& m, ResetMemoSlot& s) {
   s.frame_delta = m.c.frame_number - s.key.frame_number;
   for (int b = 0; b < 2 * kFrameBufferBytes; ++b) s.result_fbs[b] = m.fbs[b];
   memo_publish(&s.state, kMemoReady);
+  m.memo_slot = index;
 }
 
 // StellaEnvironment::reset() = ALEInterface::reset_game().
@@ -483,6 +527,7 @@ CULE_BIG void ale_reset_game(Machine& m, const EnvParams& params) {
   // before, so setting it now changes nothing (and the memo's checkpoint does not
   // depend on the last episode's action).
   c.action_a = A_NOOP;
+  m.memo_slot = -1;
   ale_reset_paddles(c, m.g);
   system_reset(m, m.g.pal != 0, m.g.screen_height);
   ale_emulate(m, A_NOOP, kResetMemoCheckpoint);
@@ -501,6 +546,121 @@ CULE_BIG void ale_reset_game(Machine& m, const EnvParams& params) {
   int n = game_starting_actions(m.g.game_id, actions);
   for (int i = 0; i < n; ++i) ale_emulate(m, actions[i], 1);
   if (recording) memo_finish(m, *recording);
+}
+
+
+// ---- the noop-start memo ----------------------------------------------------------
+//
+// After reset_game ale-py's AtariVectorEnv acts FIRE once (when the action set has it)
+// and then NOOP for a random number of frames (up to 29), one frame each, with sticky
+// actions (vector_core.hpp, vc_reset_env).  On a GPU a warp waits for its slowest lane,
+// so those frames cost as much as the reset_game memo saves.  But after a reset that
+// ended on a memo slot's end state, the console going into these frames is the same for
+// every env (apart from the RNGs, frame_number and which frame buffer is current: the
+// slot's own exceptions), and the actions applied in them can only be FIRE for the first
+// f frames and NOOP after (the requested FIRE, kept by sticky draws, then NOOPs).  So the
+// console after f FIREs and k NOOPs, node (f, k), is the same for every env that gets
+// there: the first env to emulate a frame from node (f, k) records its child, and later
+// walks through recorded nodes move without emulating, copying the last node they reach
+// (or the one before the first frame they must emulate).  A frame never draws from the
+// RNGs (only the system reset and the mode selection do); a recorded frame that did, or
+// that ended the game, marks the node unusable.
+
+struct StartWalk {
+  int origin = -1;            // the slot the walk began at (for its counters), -1: no walk
+  int slot = -1;              // the slot whose nodes the console follows, -1: none (any more)
+  int f = 0, k = 0;           // the node the console is at
+  bool lazy = true;           // the console itself still holds node (0, 0) (RNGs apart)
+  uint8_t start_cur = 0;      // tia.cur_buf and frame_number at node (0, 0)
+  int32_t start_frame = 0;
+  int32_t skipped = 0, run = 0;
+};
+
+// A walk from the end of the reset_game just run (none if it ended on no slot, or the
+// frames would count towards a frame limit).
+CULE_HD StartWalk start_walk_begin(const Machine& m, const EnvParams& p) {
+  StartWalk w;
+  if (m.memo && m.memo_slot >= 0 && !ale_act_skips(m.c, p) && p.max_frames == 0 && m.c.tia.cur_buf <= 1) {
+    w.origin = w.slot = m.memo_slot;
+    w.start_cur = m.c.tia.cur_buf;
+    w.start_frame = m.c.frame_number;
+  }
+  return w;
+}
+
+// The console := the node the walk is at, if it has not emulated since node (0, 0).
+CULE_BIG void start_walk_settle(Machine& m, StartWalk& w) {
+  if (!w.lazy) return;
+  w.lazy = false;
+  if (w.slot < 0 || (w.f == 0 && w.k == 0)) return;
+  const StartNode& n = m.memo->start[w.slot][w.f][w.k];
+  memo_put(m, n.c, n.fbs, w.start_frame + n.frame_delta, (uint8_t)(w.start_cur ^ n.cur_rel));
+}
+
+// One frame of the noop start, as ale_act_strength(m, action, 1.0f, sticky, p, false)
+// with p.frameskip 1 (whose reward the noop start drops), through the nodes where it can.
+CULE_BIG void start_walk_frame(Machine& m, StartWalk& w, uint8_t action, float& sticky, const EnvParams& p) {
+  Console& c = m.c;
+  ale_sticky_draws(c, action, 1.0f, sticky, p);
+  StartNode* child = nullptr;
+  int f = w.f, k = w.k;
+  if (w.slot >= 0) {
+    const uint8_t applied = c.action_a;   // the console tracks it even while lazy
+    if (applied == A_FIRE && k == 0) ++f;
+    else if (applied == A_NOOP) ++k;
+    else f = kStartFires;                  // cannot happen: the walk would end
+    if (f < kStartFires && k < kStartNoops) child = &m.memo->start[w.slot][f][k];
+  }
+  if (w.lazy && child && memo_load(&child->state) == kMemoReady) {
+    w.f = f;   // recorded nodes are never terminal
+    w.k = k;
+    ++w.skipped;
+    return;
+  }
+  if (w.lazy) {
+    // The console takes the node the walk is at, keeping the action just drawn (the
+    // node's is the one before it).
+    const uint8_t drawn = c.action_a;
+    start_walk_settle(m, w);
+    c.action_a = drawn;
+  }
+  if (ale_act_skips(c, p)) {
+    c.truncated = ale_truncated(c, p.max_frames) ? 1 : 0;
+    w.slot = -1;
+    return;
+  }
+  const bool record = child && memo_claim(&child->state);
+  // Frames draw from neither RNG today; the counters guard a recording against it.
+  const uint32_t sys_draws = c.sys_rng.index, env_draws = c.env_rng.index;
+  (void)ale_act_frame(m, sticky);
+  c.truncated = ale_truncated(c, p.max_frames) ? 1 : 0;
+  ++w.run;
+  if (record) {
+    if (c.game.terminal || c.sys_rng.index != sys_draws || c.env_rng.index != env_draws || c.tia.cur_buf > 1) {
+      memo_publish(&child->state, kMemoUnusable);
+    } else {
+      child->c = c;
+      child->frame_delta = c.frame_number - w.start_frame;
+      child->cur_rel = (uint8_t)(c.tia.cur_buf ^ w.start_cur);
+      for (int b = 0; b < 2 * kFrameBufferBytes; ++b) child->fbs[b] = m.fbs[b];
+      memo_publish(&child->state, kMemoReady);
+    }
+  }
+  if (child && !c.game.terminal) {
+    w.f = f;
+    w.k = k;
+  } else {
+    w.slot = -1;
+  }
+}
+
+// The end of the walk: the console := the node reached; the frames counted in the slot.
+CULE_BIG void start_walk_end(Machine& m, StartWalk& w) {
+  start_walk_settle(m, w);
+  if (w.origin < 0) return;
+  ResetMemoSlot& s = m.memo->slot[w.origin];
+  if (w.skipped) memo_count(&s.start_skipped, w.skipped);
+  if (w.run) memo_count(&s.start_run, w.run);
 }
 
 }  // namespace cule

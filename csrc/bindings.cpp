@@ -35,6 +35,9 @@ PYBIND11_MODULE(_core, m) {
       .def("reset_memo_stats", &CpuBatch::reset_memo_stats,
            "The reset_game memo's slots as (state, hits): state 0 empty, 1 being recorded, 2 recorded (in use), "
            "3 not usable for this game; [] when CULE_RESET_MEMO=0 turned it off")
+      .def("start_memo_stats", &CpuBatch::start_memo_stats,
+           "The noop-start memo per reset_game memo slot, as (frames taken from recorded nodes, frames "
+           "emulated) by the vector env's FIRE / noop starts that began at the slot's end state; [] when off")
       .def("load", [](CpuBatch& b, const py::array& seeds, const py::array& modes, const py::array& diffs,
                       int frameskip, float p, int32_t max_frames) {
         size_t n = (size_t)b.num_envs();

@@ -22,6 +22,10 @@ struct Machine {
   // this call may record into it (not the resets that follow a power-on).
   ResetMemo* memo = nullptr;
   bool memo_record = true;
+  // Set by ale_reset_game: the memo slot whose end state the console now holds (a reset
+  // that took it, or the one that recorded it), -1 if none.  The noop-start memo
+  // (ale_env.hpp) walks from there.
+  int memo_slot = -1;
 
   CULE_HD uint8_t* fb() { return fbs + (c.tia.cur_buf ? kFrameBufferBytes : 0); }
 };

@@ -2,8 +2,10 @@
 // console runs the same per-console core functions the CUDA kernels call.
 #pragma once
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -22,7 +24,11 @@ class CpuBatch {
         consoles_(num_envs), fbs_((size_t)num_envs * 2 * kFrameBufferBytes),
         lut_(make_palette(cfg.pal != 0)) {
     rom_.resize(16384 > rom_.size() ? 16384 : rom_.size(), 0);
-    if (reset_memo_enabled()) memo_.reset(new ResetMemo());   // value-initialised: empty
+    if (reset_memo_enabled()) {
+      // Zero-filled (empty); calloc leaves the pages of nodes never recorded untouched.
+      memo_.reset((ResetMemo*)calloc(1, sizeof(ResetMemo)));
+      if (!memo_) throw std::bad_alloc();
+    }
   }
 
   int num_envs() const { return n_; }
@@ -40,6 +46,17 @@ class CpuBatch {
     if (memo_)
       for (const ResetMemoSlot& s : memo_->slot)
         out.emplace_back(memo_load(&s.state), __atomic_load_n(&s.hits, __ATOMIC_RELAXED));
+    return out;
+  }
+
+  // The noop-start memo (ale_env.hpp) per reset_game memo slot: the noop-start frames
+  // its walks took from recorded nodes, and those they emulated.
+  std::vector<std::pair<int, int>> start_memo_stats() const {
+    std::vector<std::pair<int, int>> out;
+    if (memo_)
+      for (const ResetMemoSlot& s : memo_->slot)
+        out.emplace_back(__atomic_load_n(&s.start_skipped, __ATOMIC_RELAXED),
+                         __atomic_load_n(&s.start_run, __ATOMIC_RELAXED));
     return out;
   }
 
@@ -164,7 +181,10 @@ class CpuBatch {
   std::vector<Console> consoles_;
   std::vector<uint8_t> fbs_;
   PaletteLut lut_;
-  std::unique_ptr<ResetMemo> memo_;
+  struct FreeMemo {
+    void operator()(ResetMemo* p) const { free(p); }
+  };
+  std::unique_ptr<ResetMemo, FreeMemo> memo_;
 };
 
 }  // namespace cule

@@ -360,6 +360,21 @@ std::vector<std::pair<int, int>> CudaBatch::reset_memo_stats() const {
   }
   return out;
 }
+
+std::vector<std::pair<int, int>> CudaBatch::start_memo_stats() const {
+  const Impl& d = *impl_;
+  std::vector<std::pair<int, int>> out;
+  if (!d.b.memo) return out;
+  DeviceGuard guard(d.device);
+  check(cudaDeviceSynchronize(), "start_memo_stats");
+  for (int i = 0; i < kResetMemoSlots; ++i) {
+    int32_t counts[2];
+    check(cudaMemcpy(counts, &d.b.memo->slot[i].start_skipped, sizeof(counts), cudaMemcpyDeviceToHost),
+          "start_memo_stats");
+    out.emplace_back(counts[0], counts[1]);
+  }
+  return out;
+}
 size_t CudaBatch::console_state_bytes() { return sizeof(Console); }
 size_t CudaBatch::frame_buffer_bytes() { return 2 * (size_t)kFrameBufferBytes; }
 size_t CudaBatch::reset_memo_bytes() { return sizeof(ResetMemo); }

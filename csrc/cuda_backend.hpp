@@ -33,6 +33,8 @@ class CudaBatch {
   // The reset_game memo's slots as (state, hits) (ale_env.hpp); empty when off.
   // Synchronises with the device.
   std::vector<std::pair<int, int>> reset_memo_stats() const;
+  // The noop-start memo's frames per slot: (taken from recorded nodes, emulated).
+  std::vector<std::pair<int, int>> start_memo_stats() const;
   static size_t console_state_bytes();   // bytes of one console in a snapshot (sizeof(Console))
   static size_t frame_buffer_bytes();    // bytes of one console's two frame buffers
   static size_t reset_memo_bytes();      // the batch's reset_game memo (0 bytes if off)

@@ -35,6 +35,7 @@ CULE_PYBIND11_MODULE(CULE_CUDA_MODULE, m) {
       .def_property_readonly("num_envs", &CudaBatch::num_envs)
       .def_property_readonly("device_bytes", &CudaBatch::device_bytes)
       .def("reset_memo_stats", &CudaBatch::reset_memo_stats)
+      .def("start_memo_stats", &CudaBatch::start_memo_stats)
       .def_property_readonly_static("console_state_bytes", [](py::object) { return CudaBatch::console_state_bytes(); })
       .def_property_readonly_static("frame_buffer_bytes", [](py::object) { return CudaBatch::frame_buffer_bytes(); })
       .def_property_readonly_static("reset_memo_bytes", [](py::object) { return CudaBatch::reset_memo_bytes(); })

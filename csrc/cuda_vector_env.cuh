@@ -119,7 +119,16 @@ __device__ __forceinline__ void vec_queue_screens(const VecDev& d, int env, bool
   s.stack_idx = (s.stack_idx + 1) % d.o.stack_num;
 }
 
-__device__ __forceinline__ void vec_reset_one(const DeviceBatch& b, const GameConfig& g, const VecDev& d, int env,
+// Out of line: the reset path (reset_game, its memo, the noop-start walk) is rare in a
+// step, and inlined into k_vec_step it made the step path spill more (ptxas, sm_90:
+// 304 / 716 bytes of spill stores / loads inlined, 80 / 284 out of line).
+#if defined(__CUDACC__)
+#define CULE_RESET_NOINLINE __device__ __noinline__
+#else
+#define CULE_RESET_NOINLINE inline __attribute__((noinline))
+#endif
+
+CULE_RESET_NOINLINE void vec_reset_one(const DeviceBatch& b, const GameConfig& g, const VecDev& d, int env,
                                               ConsoleStorage& cs, int64_t seed) {
   Machine m = machine(b, cs.c, g, env);
   GpuOps ops{&b, &d, env, &cs.c};

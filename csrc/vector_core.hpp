@@ -120,14 +120,18 @@ CULE_HD void vc_reset_env(Machine& m, EnvSlot& s, const VecOptions& o, bool fire
   }
   ale_reset_game(m, p);
   m.memo_record = record;
-  if (fire_reset) ale_act_strength(m, A_FIRE, 1.0f, s.sticky_strength, p, false);
+  // FIRE and the noops, one frame each (p.frameskip 1), through the noop-start memo
+  // (ale_env.hpp) when the reset ended on a memo slot's end state.
+  StartWalk walk = start_walk_begin(m, p);
+  if (fire_reset) start_walk_frame(m, walk, A_FIRE, s.sticky_strength, p);
   int noops = uniform_int_libstdcxx(s.noop_rng, (uint32_t)(o.noop_max > 0 ? o.noop_max - 1 : 0)) -
               (fire_reset ? 1 : 0);
   while (noops > 0) {
-    ale_act_strength(m, A_NOOP, 1.0f, s.sticky_strength, p, false);
-    if (m.c.game.terminal) ale_reset_game(m, p);
+    start_walk_frame(m, walk, A_NOOP, s.sticky_strength, p);
+    if (!walk.lazy && m.c.game.terminal) ale_reset_game(m, p);
     --noops;
   }
+  start_walk_end(m, walk);
   s.stack_idx = 0;
   ops.capture(0);
   ops.zero(1);

@@ -1,13 +1,15 @@
 """Resets with and without the reset_game memo (csrc/ale_env.hpp), side by side in one run.
 
 Two measurements per game, each alternating windows between an env built with the memo
-(the default) and one built with ``CULE_RESET_MEMO=0`` (every reset emulated in full):
+(the default: the reset_game memo and the noop-start memo) and one built with
+``CULE_RESET_MEMO=0`` (every reset and noop start emulated in full):
 
 * ``reset_game``: ``cule.Atari.reset()`` of all envs, over and over (after one reset
   has recorded the memo), in resets/s;
 * vector env: ``cule.AtariVectorEnv`` (ale-py's defaults: frameskip 4, noop starts,
   84x84 grayscale, stack 4) with random actions and ``max_num_frames_per_episode``
-  short enough that episodes end often, in frames/s.
+  short enough that episodes end often, in frames/s; also how many of the FIRE / noop
+  start frames the memo side took from the noop-start memo instead of emulating them.
 
 Both sides give the same bytes (tests/test_reset_memo.py); this shows what it saves.
 Runs on the CPU backend, or on a GPU with --device cuda.
@@ -112,9 +114,14 @@ def run(a):
                 return n * 4
             return one
         on, off = alternate([steps(vecs[0], gens[0]), steps(vecs[1], gens[1])], a.windows, a.seconds)
-        hits = sum(h for _, h in vecs[0].atari._batch.reset_memo_stats())
+        batch = vecs[0].atari._batch
+        hits = sum(h for _, h in batch.reset_memo_stats())
+        taken = sum(s for s, _ in batch.start_memo_stats())
+        run_ = sum(r for _, r in batch.start_memo_stats())
+        share = f"{100 * taken / (taken + run_):.0f}%" if taken + run_ else "-"
         print(f"{game:16s} {'vector env':10s} {on:11,.0f}/s {off:11,.0f}/s {on / off:6.2f}x   "
-              f"(frames/s; memo hits {hits})", flush=True)
+              f"(frames/s; memo hits {hits}; noop-start frames from the memo {taken:,} of {taken + run_:,}, "
+              f"{share})", flush=True)
         for v in vecs:
             v.close()
 

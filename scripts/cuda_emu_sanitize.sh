@@ -54,12 +54,15 @@ for game, n, steps in [("pong", 33, 30), ("pitfall2", 3, 15), ("mr_do", 2, 10), 
     emu.restore_state(cpu.clone_state())
     emu.reload(5, env_ids=[0])
     print(game, "ok", flush=True)
-# The vector env kernels (csrc/cuda_vector_env.cuh): resize paths, RGB, SAME_STEP, 33 envs.
+# The vector env kernels (csrc/cuda_vector_env.cuh): resize paths, RGB, SAME_STEP, 33 envs,
+# resets with noop starts.
 import numpy as np
 for game, n, steps, kw in [("breakout", 33, 6, {}), ("pong", 3, 6, {"img_height": 80, "img_width": 70}),
                            ("pong", 2, 6, {"grayscale": False, "img_height": 105, "img_width": 80}),
                            ("breakout", 3, 40, {"autoreset_mode": "SameStep", "episodic_life": True,
-                                                "stale_frame_on_early_stop": False, "frameskip": 2})]:
+                                                "stale_frame_on_early_stop": False, "frameskip": 2}),
+                           # short episodes: resets through both memos (noop-start nodes recorded, then used)
+                           ("tennis", 8, 120, {"max_num_frames_per_episode": 200, "repeat_action_probability": 0.25})]:
     cpu = cule.AtariVectorEnv(game, n, **kw)
     emu = cule.AtariVectorEnv(game, n, _emulate_cuda=True, **kw)
     assert torch.equal(cpu.reset(seed=4)[0], emu.reset(seed=4)[0])

@@ -16,6 +16,8 @@ item (frames/s, ms per step, set-up seconds) is printed and appended to OUT.json
 Example: python scripts/cuda_timing.py main "atari,65536,0,1;vec,65536,1,4" t.jsonl
 Steady state with resets (episodes ending all the time, warm-up long enough that every
 env has ended one): python scripts/cuda_timing.py main "vec,16384,1,4,breakout" t.jsonl 2 300
+(and again with CULE_RESET_MEMO=0 in the environment for the memos' share; each line
+carries the memos' counters).
 """
 import json
 import sys
@@ -71,6 +73,11 @@ def main(label, spec, out, secs=1.2, warmup=2):
         r = dict(label=label, kind=kind, game=game, n=n, render=render, frameskip=fs, warmup=warmup, steps=k,
                  ms_per_step=dt / k * 1e3,
                  gpu_ms_per_step=ev0.elapsed_time(ev1) / k, frames_per_s=n * fs * k / dt, setup_s=setup)
+        batch = (e.atari if kind == "vec" else e)._batch
+        # The memos' counters (csrc/ale_env.hpp): reset_game memo (state, hits) per slot and
+        # noop-start frames (from nodes, emulated) per slot; [] when CULE_RESET_MEMO=0.
+        r["reset_memo"] = [list(x) for x in batch.reset_memo_stats()]
+        r["start_memo"] = [list(x) for x in batch.start_memo_stats()]
         print(json.dumps(r), flush=True)
         with open(out, "a") as f:
             f.write(json.dumps(r) + "\n")

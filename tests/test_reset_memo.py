@@ -173,3 +173,86 @@ def test_the_switch_takes_the_usual_spellings_and_refuses_others(monkeypatch):
     for kw in ({}, {"_emulate_cuda": True}):
         with pytest.raises(ValueError, match="CULE_RESET_MEMO"):
             cule.Atari("pong", 1, **kw)
+
+
+# ---- the noop-start memo (csrc/ale_env.hpp, "the noop-start memo") ----
+#
+# After a reset that ended on a memo slot's end state, the vector env's FIRE and noop
+# frames go through recorded nodes (the console after f FIREs and k NOOPs) instead of
+# being emulated.  Golden values: the same runs with the memo off (every frame emulated,
+# as ALE does).
+
+def vector_run(game, memo, monkeypatch, p, emulate=False, n=8, steps=250, max_frames=400, reseed_at=None, **kw):
+    monkeypatch.setenv("CULE_RESET_MEMO", "1" if memo else "0")
+    env = cule.AtariVectorEnv(game, n, max_num_frames_per_episode=max_frames, repeat_action_probability=p,
+                              _emulate_cuda=emulate, **kw)
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    out = [np.asarray(obs).copy()]
+    for t in range(steps):
+        if t == reseed_at:
+            obs, info = env.reset(seed=11)
+            out += [np.asarray(obs).copy(), np.asarray(info["frame_number"]).copy()]
+        obs, r, term, trunc, info = env.step(rng.integers(env.single_action_space.n, size=n))
+        out += [np.asarray(x).copy() for x in (obs, r, term, trunc, info["lives"], info["frame_number"],
+                                                info["episode_frame_number"])]
+    state = env.atari.clone_state()
+    out += [state["consoles"].numpy().copy(), state["frame_buffers"].numpy().copy()]
+    b = env.atari._batch
+    stats = (b.reset_memo_stats(), b.start_memo_stats())
+    env.close()
+    return out, stats
+
+
+def assert_same_vector_runs(on, off):
+    assert len(on) == len(off)
+    for i, (a, b) in enumerate(zip(on, off)):
+        assert np.array_equal(a, b), f"item {i} of {len(on)}"
+
+
+@pytest.mark.parametrize("game,p", [("breakout", 0.0), ("breakout", 0.25), ("pong", 0.25), ("seaquest", 0.25),
+                                    ("skiing", 0.25), ("space_invaders", 0.0)])
+def test_noop_starts_through_the_memo_equal_emulated_ones(game, p, monkeypatch):
+    # breakout, pong, seaquest: FIRE starts (pong on paddles); skiing, space_invaders
+    # without FIRE in the action set: noops only.  With sticky actions (0.25) FIRE may be
+    # kept for several frames or not taken at all, so several chains of nodes are used.
+    on, (resets, starts) = vector_run(game, True, monkeypatch, p)
+    off, (_, starts_off) = vector_run(game, False, monkeypatch, p)
+    assert starts_off == []
+    skipped, run = sum(s for s, _ in starts), sum(r for _, r in starts)
+    # Walks both recorded nodes (frames emulated from a node) and used them.
+    assert skipped > 0 and run > 0, (resets, starts)
+    assert_same_vector_runs(on, off)
+
+
+def test_the_noop_start_memo_counts_nothing_when_fire_kept_past_its_nodes(monkeypatch):
+    # repeat_action_probability 0.9: FIRE is often kept for more frames than the nodes
+    # hold (4 FIRE chains); those walks leave the nodes and emulate the rest.
+    on, (_, starts) = vector_run("breakout", True, monkeypatch, 0.9, steps=200)
+    off, _ = vector_run("breakout", False, monkeypatch, 0.9, steps=200)
+    assert sum(r for _, r in starts) > 0
+    assert_same_vector_runs(on, off)
+
+
+@pytest.mark.parametrize("emulate", [False, True])
+def test_noop_start_memo_same_step_and_reseeded_resets(emulate, monkeypatch):
+    # SAME_STEP autoresets (the CUDA backend's k_vec_reset_done) and a reset with a new
+    # seed in the middle (power-on, then reset_game twice: the second one may take the
+    # memo and start a walk).
+    kw = dict(autoreset_mode="SameStep", steps=260, n=5, reseed_at=120, emulate=emulate)
+    on, (_, starts) = vector_run("breakout", True, monkeypatch, 0.25, **kw)
+    off, _ = vector_run("breakout", False, monkeypatch, 0.25, **kw)
+    assert sum(s for s, _ in starts) > 0, starts
+    assert_same_vector_runs(on, off)
+
+
+@pytest.mark.parametrize("game", ["tennis", "seaquest"])
+def test_noop_start_memo_through_the_emulated_cuda_backend(game, monkeypatch):
+    # The kernels' path (nodes in device memory, claimed with atomics) on the host, where
+    # lanes run in env order: a walk often stops at a FIRE node (f, 0) that no walk has
+    # gone past yet, and the frame it emulates from there must apply the action it has
+    # just drawn, not the node's (tennis diverges if it takes the node's FIRE).
+    on, (_, starts) = vector_run(game, True, monkeypatch, 0.25, emulate=True)
+    off, _ = vector_run(game, False, monkeypatch, 0.25)
+    assert sum(s for s, _ in starts) > 0 and sum(r for _, r in starts) > 0, starts
+    assert_same_vector_runs(on, off)
