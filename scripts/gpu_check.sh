@@ -141,15 +141,21 @@ import json, sys, torch, cule
 out = sys.argv[1]
 summary = {"build": cule.build_info(), "gpu": torch.cuda.get_device_name(0)}
 try:
-    # Device memory per env (console state, two frame buffers; ROM and palette shared)
-    # and the largest batch the free memory holds.
+    # Device memory per env (console state, two frame buffers), from two batch sizes, and
+    # what a batch holds once (ROM, palette, the memos: 24.4 MB); the largest batch the
+    # free memory holds.
     e = cule.Atari("pong", 4096, device="cuda", render=False)
-    per_env = e._cuda.batch.device_bytes / 4096
+    e2 = cule.Atari("pong", 8192, device="cuda", render=False)
+    b1, b2 = e._cuda.batch.device_bytes, e2._cuda.batch.device_bytes
+    per_env = (b2 - b1) / 4096
+    fixed = b1 - 4096 * per_env
+    del e2
     free, total = torch.cuda.mem_get_info()
     v = cule.AtariVectorEnv("pong", 4096, device="cuda")
     summary["device_bytes_per_env"] = per_env
-    summary["vector_env_bytes_per_env"] = (v._vec.device_bytes + v.atari._batch.device_bytes) / 4096
-    summary["largest_batch_estimate"] = int(free // per_env)
+    summary["device_bytes_per_batch"] = fixed
+    summary["vector_env_bytes_per_env"] = v._vec.device_bytes / 4096 + per_env
+    summary["largest_batch_estimate"] = int((free - fixed) // per_env)
     summary["gpu_memory_free_total"] = [free, total]
     del e, v
 except Exception as ex:  # noqa: BLE001
