@@ -344,17 +344,24 @@ constexpr int kStartFires = 4;    // f < 4
 constexpr int kStartNoops = 30;   // k < 30: ale-py's noop_max 30 starts at most 29 frames
 
 struct StartNode {
-  int32_t state;             // kMemo* (kMemoUnusable: the frame drew an RNG or ended the game)
+  int32_t state;             // kMemo* (kMemoUnusable: the frame drew from an RNG, ended the
+                             // game or left tia.cur_buf outside 0 / 1)
   int32_t frame_delta;       // frame_number's increase from the walk's start
   uint8_t cur_rel;           // tia.cur_buf relative to the walk's start (xor)
   Console c;
   uint8_t fbs[2 * kFrameBufferBytes];
 };
 
-// Zero-filled memory is an empty memo.
+struct StartNodes {
+  StartNode node[kResetMemoSlots][kStartFires][kStartNoops];   // node (0, 0) unused
+};
+
+// Zero-filled memory is an empty memo (without noop-start nodes).
 struct ResetMemo {
   ResetMemoSlot slot[kResetMemoSlots];
-  StartNode start[kResetMemoSlots][kStartFires][kStartNoops];   // node (0, 0) unused
+  // The noop-start memo's nodes (24 MB), zero-filled, allocated by the batch when a
+  // vector env is made on it (only vector envs start with noops); null: none.
+  StartNodes* start;
 };
 
 // Atomics shared by CPU threads and GPU lanes.
@@ -580,7 +587,8 @@ struct StartWalk {
 // frames would count towards a frame limit).
 CULE_HD StartWalk start_walk_begin(const Machine& m, const EnvParams& p) {
   StartWalk w;
-  if (m.memo && m.memo_slot >= 0 && !ale_act_skips(m.c, p) && p.max_frames == 0 && m.c.tia.cur_buf <= 1) {
+  if (m.memo && m.memo->start && m.memo_slot >= 0 && !ale_act_skips(m.c, p) && p.max_frames == 0 &&
+      m.c.tia.cur_buf <= 1) {
     w.origin = w.slot = m.memo_slot;
     w.start_cur = m.c.tia.cur_buf;
     w.start_frame = m.c.frame_number;
@@ -593,7 +601,7 @@ CULE_BIG void start_walk_settle(Machine& m, StartWalk& w) {
   if (!w.lazy) return;
   w.lazy = false;
   if (w.slot < 0 || (w.f == 0 && w.k == 0)) return;
-  const StartNode& n = m.memo->start[w.slot][w.f][w.k];
+  const StartNode& n = m.memo->start->node[w.slot][w.f][w.k];
   memo_put(m, n.c, n.fbs, w.start_frame + n.frame_delta, (uint8_t)(w.start_cur ^ n.cur_rel));
 }
 
@@ -606,10 +614,11 @@ CULE_BIG void start_walk_frame(Machine& m, StartWalk& w, uint8_t action, float& 
   int f = w.f, k = w.k;
   if (w.slot >= 0) {
     const uint8_t applied = c.action_a;   // the console tracks it even while lazy
+    bool on_path = true;
     if (applied == A_FIRE && k == 0) ++f;
     else if (applied == A_NOOP) ++k;
-    else f = kStartFires;                  // cannot happen: the walk would end
-    if (f < kStartFires && k < kStartNoops) child = &m.memo->start[w.slot][f][k];
+    else on_path = false;   // no node for anything else (unreachable: FIRE is only requested first)
+    if (on_path && f < kStartFires && k < kStartNoops) child = &m.memo->start->node[w.slot][f][k];
   }
   if (w.lazy && child && memo_load(&child->state) == kMemoReady) {
     w.f = f;   // recorded nodes are never terminal
@@ -630,7 +639,9 @@ CULE_BIG void start_walk_frame(Machine& m, StartWalk& w, uint8_t action, float& 
     return;
   }
   const bool record = child && memo_claim(&child->state);
-  // Frames draw from neither RNG today; the counters guard a recording against it.
+  // Frames draw from neither RNG (only the system reset and the mode selection do); the
+  // draw counters guard a recording against a change to that (a frame drawing exactly a
+  // multiple of 624 numbers would slip past them).
   const uint32_t sys_draws = c.sys_rng.index, env_draws = c.env_rng.index;
   (void)ale_act_frame(m, sticky);
   c.truncated = ale_truncated(c, p.max_frames) ? 1 : 0;

@@ -25,8 +25,7 @@ class CpuBatch {
         lut_(make_palette(cfg.pal != 0)) {
     rom_.resize(16384 > rom_.size() ? 16384 : rom_.size(), 0);
     if (reset_memo_enabled()) {
-      // Zero-filled (empty); calloc leaves the pages of nodes never recorded untouched.
-      memo_.reset((ResetMemo*)calloc(1, sizeof(ResetMemo)));
+      memo_.reset((ResetMemo*)calloc(1, sizeof(ResetMemo)));   // zero-filled: empty
       if (!memo_) throw std::bad_alloc();
     }
   }
@@ -47,6 +46,15 @@ class CpuBatch {
       for (const ResetMemoSlot& s : memo_->slot)
         out.emplace_back(memo_load(&s.state), __atomic_load_n(&s.hits, __ATOMIC_RELAXED));
     return out;
+  }
+
+  // Allocates the noop-start memo's nodes (ale_env.hpp; zero-filled by calloc, whose
+  // pages are only touched as nodes are recorded) if the memo is on; VecEnv calls it.
+  void enable_start_memo() {
+    if (!memo_ || start_) return;
+    start_.reset((StartNodes*)calloc(1, sizeof(StartNodes)));
+    if (!start_) throw std::bad_alloc();
+    memo_->start = start_.get();
   }
 
   // The noop-start memo (ale_env.hpp) per reset_game memo slot: the noop-start frames
@@ -182,8 +190,9 @@ class CpuBatch {
   std::vector<uint8_t> fbs_;
   PaletteLut lut_;
   struct FreeMemo {
-    void operator()(ResetMemo* p) const { free(p); }
+    void operator()(void* p) const { free(p); }
   };
+  std::unique_ptr<StartNodes, FreeMemo> start_;   // before memo_: freed after it
   std::unique_ptr<ResetMemo, FreeMemo> memo_;
 };
 

@@ -291,10 +291,11 @@ struct CudaBatch::Impl {
   uint8_t* scratch = nullptr;   // per-env cur_buf bytes
   size_t bytes = 0;
   int render_last = 2;          // frames drawn per act (see CpuBatch::render_last)
+  StartNodes* start = nullptr;  // the noop-start memo's nodes (enable_start_memo), or null
 
   // Frees what was allocated, also when the constructor failed half-way.
   ~Impl() {
-    if (!rom && !b.states && !b.fbs && !lut && !scratch && !b.memo) return;
+    if (!rom && !b.states && !b.fbs && !lut && !scratch && !b.memo && !start) return;
     int previous = -1;
     if (cudaGetDevice(&previous) == cudaSuccess && previous != device) cudaSetDevice(device);
     else previous = -1;
@@ -304,6 +305,7 @@ struct CudaBatch::Impl {
     cudaFree(lut);
     cudaFree(scratch);
     cudaFree(b.memo);
+    cudaFree(start);
     if (previous >= 0) cudaSetDevice(previous);
   }
 };
@@ -361,6 +363,28 @@ std::vector<std::pair<int, int>> CudaBatch::reset_memo_stats() const {
   return out;
 }
 
+void CudaBatch::enable_start_memo() {
+  Impl& d = *impl_;
+  if (!d.b.memo || d.start) return;
+  DeviceGuard guard(d.device);
+  StartNodes* nodes = nullptr;
+  check(cudaMalloc(&nodes, sizeof(StartNodes)), "cudaMalloc(noop-start memo)");
+  cudaError_t e = cudaMemset(nodes, 0, sizeof(StartNodes));   // empty
+  // Kernels of this batch queued on other streams may be reading the memo: the pointer is
+  // written once they are done.
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) e = cudaMemcpy(&d.b.memo->start, &nodes, sizeof(nodes), cudaMemcpyHostToDevice);
+  if (e != cudaSuccess) {
+    cudaFree(nodes);
+    check(e, "set up the noop-start memo");
+  }
+  d.start = nodes;
+  d.bytes += sizeof(StartNodes);
+}
+
+static_assert(offsetof(ResetMemoSlot, start_run) == offsetof(ResetMemoSlot, start_skipped) + sizeof(int32_t),
+              "start_memo_stats copies the two counters at once");
+
 std::vector<std::pair<int, int>> CudaBatch::start_memo_stats() const {
   const Impl& d = *impl_;
   std::vector<std::pair<int, int>> out;
@@ -378,6 +402,7 @@ std::vector<std::pair<int, int>> CudaBatch::start_memo_stats() const {
 size_t CudaBatch::console_state_bytes() { return sizeof(Console); }
 size_t CudaBatch::frame_buffer_bytes() { return 2 * (size_t)kFrameBufferBytes; }
 size_t CudaBatch::reset_memo_bytes() { return sizeof(ResetMemo); }
+size_t CudaBatch::start_memo_bytes() { return sizeof(StartNodes); }
 
 static EnvParams to_params(const EnvParamsHost& p, int render_last) {
   EnvParams e{p.frameskip, p.repeat_p, p.max_frames};

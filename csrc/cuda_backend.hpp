@@ -38,6 +38,10 @@ class CudaBatch {
   static size_t console_state_bytes();   // bytes of one console in a snapshot (sizeof(Console))
   static size_t frame_buffer_bytes();    // bytes of one console's two frame buffers
   static size_t reset_memo_bytes();      // the batch's reset_game memo (0 bytes if off)
+  static size_t start_memo_bytes();      // the noop-start memo's nodes, once a vector env has them
+  // Allocates the noop-start memo's nodes (when the memo is on); CudaVecEnv calls it.
+  // Synchronises with the device.
+  void enable_start_memo();
 
   // seeds/modes/difficulties: host arrays of num_envs.
   void load(const uint32_t* seeds, const uint16_t* modes, const uint8_t* difficulties, const EnvParamsHost& p,

@@ -39,6 +39,7 @@ CULE_PYBIND11_MODULE(CULE_CUDA_MODULE, m) {
       .def_property_readonly_static("console_state_bytes", [](py::object) { return CudaBatch::console_state_bytes(); })
       .def_property_readonly_static("frame_buffer_bytes", [](py::object) { return CudaBatch::frame_buffer_bytes(); })
       .def_property_readonly_static("reset_memo_bytes", [](py::object) { return CudaBatch::reset_memo_bytes(); })
+      .def_property_readonly_static("start_memo_bytes", [](py::object) { return CudaBatch::start_memo_bytes(); })
       .def("load", [](CudaBatch& b, py::array_t<uint32_t, py::array::c_style | py::array::forcecast> seeds,
                       py::array_t<uint16_t, py::array::c_style | py::array::forcecast> modes,
                       py::array_t<uint8_t, py::array::c_style | py::array::forcecast> diffs, int frameskip, float p,

@@ -351,6 +351,7 @@ CudaVecEnv::CudaVecEnv(CudaBatch& batch, const vec::VecOptions& o, const std::ve
   if (o.noop_max < 0) throw std::invalid_argument("noop_max must be >= 0");
   if (action_set.empty()) throw std::invalid_argument("empty action set");
   Impl& v = *impl_;
+  batch.enable_start_memo();   // the noop starts' memo (ale_env.hpp)
   CudaBatch::Impl& bi = *batch.impl_;
   v.batch = &bi;
   DeviceGuard guard(bi.device);

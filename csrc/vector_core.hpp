@@ -128,6 +128,8 @@ CULE_HD void vc_reset_env(Machine& m, EnvSlot& s, const VecOptions& o, bool fire
               (fire_reset ? 1 : 0);
   while (noops > 0) {
     start_walk_frame(m, walk, A_NOOP, s.sticky_strength, p);
+    // (A lazy walk's console still holds the reset's end state, and the node it stands
+    // for is never a game over.)
     if (!walk.lazy && m.c.game.terminal) ale_reset_game(m, p);
     --noops;
   }

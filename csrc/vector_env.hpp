@@ -43,6 +43,7 @@ class VecEnv {
     if (o.img_height < 1 || o.img_width < 1) throw std::invalid_argument("image sizes must be >= 1");
     if (o.noop_max < 0) throw std::invalid_argument("noop_max must be >= 0");
     if (actions_.empty()) throw std::invalid_argument("empty action set");
+    batch.enable_start_memo();   // the noop starts' memo (ale_env.hpp)
     cn_ = o.grayscale ? 1 : 3;
     raw_h_ = batch.config().screen_height;
     raw_w_ = 160;

@@ -256,3 +256,19 @@ def test_noop_start_memo_through_the_emulated_cuda_backend(game, monkeypatch):
     off, _ = vector_run(game, False, monkeypatch, 0.25)
     assert sum(s for s, _ in starts) > 0 and sum(r for _, r in starts) > 0, starts
     assert_same_vector_runs(on, off)
+
+
+def test_noop_start_nodes_come_with_a_vector_env_only(monkeypatch):
+    # The nodes (24 MB: 2 slots x 4 x 30, each a console, two frame buffers and a header)
+    # are device memory of the batch, allocated when a vector env is made on it; a plain
+    # cule.Atari batch, or any batch with the memo off, has none.
+    import cule._cuda_emu as m
+    cs, fs = m.CudaBatch.console_state_bytes, m.CudaBatch.frame_buffer_bytes
+    nodes = m.CudaBatch.start_memo_bytes
+    assert 2 * 4 * 30 * (cs + fs) < nodes <= 2 * 4 * 30 * (cs + fs + 16)
+    for memo in (True, False):
+        monkeypatch.setenv("CULE_RESET_MEMO", "1" if memo else "0")
+        plain = cule.Atari("pong", 4, _emulate_cuda=True)._batch.device_bytes
+        vec = cule.AtariVectorEnv("pong", 4, _emulate_cuda=True)
+        assert vec.atari._batch.device_bytes == plain + (nodes if memo else 0), memo
+        vec.close()
