@@ -14,6 +14,10 @@
 #                                          # (prepare_gpu_wheels.sh, CULE_PREBUILD_CUDA=1),
 #                                          # then the main object relinked; after tests
 #                                          # (its build); budget 300 s
+#   bash scripts/gpu_check.sh OUT steady   # the vector env in steady state (breakout,
+#                                          # 2,048 envs, after 300 warm-up steps) with
+#                                          # the memos and with CULE_RESET_MEMO=0; after
+#                                          # tests; budget 200 s
 #
 # (tests and bench: under 9 minutes each, meant as two back-to-back calls on one machine,
 # the second reusing the first's build.)  Downloads nothing: it uses the Python found
@@ -26,13 +30,14 @@
 # bench cuda_timing.jsonl, ncu_k_act.txt, ncu_k_vec_step.txt and its per-instruction
 # page ncu_k_vec_step_sass.csv.gz (instead of benchmark.png).
 set -uo pipefail
-OUT="${1:?usage: scripts/gpu_check.sh OUTDIR [all|tests|bench|variants]}"
+OUT="${1:?usage: scripts/gpu_check.sh OUTDIR [all|tests|bench|variants|steady]}"
 PHASE="${2:-all}"
 case "$PHASE" in
   all) BUDGET="${GPU_CHECK_BUDGET:-465}"; export CULE_LOCKSTEP_FRAMES="${CULE_LOCKSTEP_FRAMES:-800}" ;;
   tests|bench) BUDGET="${GPU_CHECK_BUDGET:-530}" ;;
   variants) BUDGET="${GPU_CHECK_BUDGET:-300}" ;;
-  *) echo "phase must be all, tests, bench or variants"; exit 2 ;;
+  steady) BUDGET="${GPU_CHECK_BUDGET:-200}" ;;
+  *) echo "phase must be all, tests, bench, variants or steady"; exit 2 ;;
 esac
 T0=$(date +%s)
 left() { echo $(( BUDGET - ($(date +%s) - T0) )); }
@@ -94,6 +99,20 @@ fi
 
 # ---- bench ----
 [ -n "$(ls cule/_cuda.cpython-*.so 2>/dev/null)" ] || { echo "cule._cuda is not built: run the tests phase first"; exit 1; }
+if [ "$PHASE" = "steady" ]; then
+  # Random breakout episodes last about 190 steps (game over, at different steps for
+  # different envs), so after the warm-up most envs have reset once and resets keep
+  # coming, spread over the steps; the memos (reset_game and noop start) decide how long
+  # a warp with a resetting env waits.  2,048 envs (64 warps) keep the warm-up short; the
+  # ratio is per warp.  Each line carries the memos' counters.
+  for memo in 1 0; do
+    echo "== steady state, CULE_RESET_MEMO=$memo"
+    CULE_RESET_MEMO=$memo timeout "$(limit 95 5)" "$PY" scripts/cuda_timing.py "memo$memo" \
+      "vec,2048,1,4,breakout" "$OUT/cuda_timing.jsonl" 3 300 2>&1
+    echo "rc=$? after $(( $(date +%s) - T0 )) s"
+  done
+  exit 0
+fi
 if [ "$PHASE" = "variants" ]; then
   # Each variant object made from these sources, timed after the main build on two
   # steps: Atari emulation at 65,536 consoles after 200 warm-up acts (the consoles drift
