@@ -187,7 +187,10 @@ class AtariVectorEnv(VectorEnv):
         frameskip: frames per step, an int >= 1.
         maxpool: max-pool the last two frames of a step.
         noop_max: a reset runs U{0..noop_max-1} NOOP frames (minus one if FIRE was
-            pressed); 0 means none.
+            pressed); 0 means none.  (ale-py 0.12.1 AtariVectorEnv.  Where the batch's
+            memos hold them, reset_game's frames and these FIRE / NOOP frames are
+            copied instead of emulated, with the same result; ``CULE_RESET_MEMO=0`` in
+            the environment when the env is made turns that off: README, API.)
         episodic_life: end the episode (terminated) on a life loss.
         life_loss_info: report a life loss as terminated without ending the episode.
         reward_clipping: clip each step's summed reward to [-1, 1].
