@@ -349,18 +349,28 @@ CudaBatch::~CudaBatch() = default;
 int CudaBatch::num_envs() const { return impl_->n; }
 size_t CudaBatch::device_bytes() const { return impl_->bytes; }
 
-std::vector<std::pair<int, int>> CudaBatch::reset_memo_stats() const {
-  const Impl& d = *impl_;
+// Two adjacent int32 counters of every memo slot, from `offset` in ResetMemoSlot, after
+// the device is idle; empty when the memo is off.
+static std::vector<std::pair<int, int>> memo_slot_pairs(const DeviceBatch& b, int device, size_t offset,
+                                                        const char* what) {
   std::vector<std::pair<int, int>> out;
-  if (!d.b.memo) return out;
-  DeviceGuard guard(d.device);
-  check(cudaDeviceSynchronize(), "reset_memo_stats");
+  if (!b.memo) return out;
+  DeviceGuard guard(device);
+  check(cudaDeviceSynchronize(), what);
   for (int i = 0; i < kResetMemoSlots; ++i) {
-    int32_t head[2];
-    check(cudaMemcpy(head, &d.b.memo->slot[i], sizeof(head), cudaMemcpyDeviceToHost), "reset_memo_stats");
-    out.emplace_back(head[0], head[1]);
+    int32_t pair[2];
+    check(cudaMemcpy(pair, (const uint8_t*)&b.memo->slot[i] + offset, sizeof(pair), cudaMemcpyDeviceToHost), what);
+    out.emplace_back(pair[0], pair[1]);
   }
   return out;
+}
+
+static_assert(offsetof(ResetMemoSlot, hits) == offsetof(ResetMemoSlot, state) + sizeof(int32_t) &&
+                  offsetof(ResetMemoSlot, start_run) == offsetof(ResetMemoSlot, start_skipped) + sizeof(int32_t),
+              "memo_slot_pairs reads each pair of counters at once");
+
+std::vector<std::pair<int, int>> CudaBatch::reset_memo_stats() const {
+  return memo_slot_pairs(impl_->b, impl_->device, offsetof(ResetMemoSlot, state), "reset_memo_stats");
 }
 
 void CudaBatch::enable_start_memo() {
@@ -382,22 +392,8 @@ void CudaBatch::enable_start_memo() {
   d.bytes += sizeof(StartNodes);
 }
 
-static_assert(offsetof(ResetMemoSlot, start_run) == offsetof(ResetMemoSlot, start_skipped) + sizeof(int32_t),
-              "start_memo_stats copies the two counters at once");
-
 std::vector<std::pair<int, int>> CudaBatch::start_memo_stats() const {
-  const Impl& d = *impl_;
-  std::vector<std::pair<int, int>> out;
-  if (!d.b.memo) return out;
-  DeviceGuard guard(d.device);
-  check(cudaDeviceSynchronize(), "start_memo_stats");
-  for (int i = 0; i < kResetMemoSlots; ++i) {
-    int32_t counts[2];
-    check(cudaMemcpy(counts, &d.b.memo->slot[i].start_skipped, sizeof(counts), cudaMemcpyDeviceToHost),
-          "start_memo_stats");
-    out.emplace_back(counts[0], counts[1]);
-  }
-  return out;
+  return memo_slot_pairs(impl_->b, impl_->device, offsetof(ResetMemoSlot, start_skipped), "start_memo_stats");
 }
 size_t CudaBatch::console_state_bytes() { return sizeof(Console); }
 size_t CudaBatch::frame_buffer_bytes() { return 2 * (size_t)kFrameBufferBytes; }

@@ -48,6 +48,37 @@ def assert_same_runs(a, b):
         assert torch.equal(fa, fb), f"step {t}: frame buffers after the reset differ"
 
 
+def vector_run(game, memo, monkeypatch, p, emulate=False, n=8, steps=250, max_frames=400, reseed_at=None, **kw):
+    """AtariVectorEnv with random actions (NEXT_STEP autoresets unless kw says otherwise).
+    Returns (every step's outputs and the final consoles and frame buffers, (reset_game
+    memo stats, noop-start memo stats))."""
+    monkeypatch.setenv("CULE_RESET_MEMO", "1" if memo else "0")
+    env = cule.AtariVectorEnv(game, n, max_num_frames_per_episode=max_frames, repeat_action_probability=p,
+                              _emulate_cuda=emulate, **kw)
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    out = [np.asarray(obs).copy()]
+    for t in range(steps):
+        if t == reseed_at:
+            obs, info = env.reset(seed=11)
+            out += [np.asarray(obs).copy(), np.asarray(info["frame_number"]).copy()]
+        obs, r, term, trunc, info = env.step(rng.integers(env.single_action_space.n, size=n))
+        out += [np.asarray(x).copy() for x in (obs, r, term, trunc, info["lives"], info["frame_number"],
+                                                info["episode_frame_number"])]
+    state = env.atari.clone_state()
+    out += [state["consoles"].numpy().copy(), state["frame_buffers"].numpy().copy()]
+    b = env.atari._batch
+    stats = (b.reset_memo_stats(), b.start_memo_stats())
+    env.close()
+    return out, stats
+
+
+def assert_same_vector_runs(on, off):
+    assert len(on) == len(off)
+    for i, (a, b) in enumerate(zip(on, off)):
+        assert np.array_equal(a, b), f"item {i} of {len(on)}"
+
+
 @pytest.mark.parametrize("game", ["pong", "breakout", "seaquest", "ms_pacman"])
 def test_memo_resets_equal_full_resets(game, monkeypatch):
     on = run(game, True, monkeypatch)
@@ -93,29 +124,14 @@ def test_emulated_cuda_backend_uses_the_memo_and_matches(monkeypatch):
 def test_vector_env_autoresets_match(emulate, monkeypatch):
     # AtariVectorEnv's autoresets (NEXT_STEP) run reset_game with the memo, then the
     # noop starts; observations, rewards and flags must be those of full resets.
-    def go(memo):
-        monkeypatch.setenv("CULE_RESET_MEMO", "1" if memo else "0")
-        env = cule.AtariVectorEnv("breakout", 4, max_num_frames_per_episode=2000, repeat_action_probability=0.25,
-                                  _emulate_cuda=emulate)
-        obs, _ = env.reset(seed=3)
-        rng = np.random.default_rng(0)
-        out = [np.asarray(obs).copy()]
-        for _ in range(300):
-            obs, r, term, trunc, info = env.step(rng.integers(env.single_action_space.n, size=4))
-            out += [np.asarray(obs).copy(), np.asarray(r).copy(), np.asarray(term).copy(), np.asarray(trunc).copy(),
-                    np.asarray(info["lives"]).copy(), np.asarray(info["frame_number"]).copy()]
-        ends = int(sum(np.asarray(x).sum() for x in out[3::6]) + sum(np.asarray(x).sum() for x in out[4::6]))
-        stats = env.atari._batch.reset_memo_stats()
-        env.close()
-        return out, ends, stats
-
-    on, ends, stats = go(True)
-    off, _, stats_off = go(False)
+    kw = dict(emulate=emulate, n=4, steps=300, max_frames=2000)
+    on, (stats, _) = vector_run("breakout", True, monkeypatch, 0.25, **kw)
+    off, (stats_off, _) = vector_run("breakout", False, monkeypatch, 0.25, **kw)
+    steps = on[1:-2]   # per step: obs, reward, terminated, truncated, lives, frame numbers
+    ends = int(sum(np.asarray(x).sum() for x in steps[2::7]) + sum(np.asarray(x).sum() for x in steps[3::7]))
     assert ends > 2 and stats_off == []
     assert sum(h for _, h in stats) > 0, stats
-    assert len(on) == len(off)
-    for i, (a, b) in enumerate(zip(on, off)):
-        assert np.array_equal(a, b), f"item {i}"
+    assert_same_vector_runs(on, off)
 
 
 @pytest.mark.parametrize("game", ["kung_fu_master", "haunted_house"])
@@ -182,34 +198,6 @@ def test_the_switch_takes_the_usual_spellings_and_refuses_others(monkeypatch):
 # being emulated.  Golden values: the same runs with the memo off (every frame emulated,
 # as ALE does).
 
-def vector_run(game, memo, monkeypatch, p, emulate=False, n=8, steps=250, max_frames=400, reseed_at=None, **kw):
-    monkeypatch.setenv("CULE_RESET_MEMO", "1" if memo else "0")
-    env = cule.AtariVectorEnv(game, n, max_num_frames_per_episode=max_frames, repeat_action_probability=p,
-                              _emulate_cuda=emulate, **kw)
-    obs, _ = env.reset(seed=3)
-    rng = np.random.default_rng(0)
-    out = [np.asarray(obs).copy()]
-    for t in range(steps):
-        if t == reseed_at:
-            obs, info = env.reset(seed=11)
-            out += [np.asarray(obs).copy(), np.asarray(info["frame_number"]).copy()]
-        obs, r, term, trunc, info = env.step(rng.integers(env.single_action_space.n, size=n))
-        out += [np.asarray(x).copy() for x in (obs, r, term, trunc, info["lives"], info["frame_number"],
-                                                info["episode_frame_number"])]
-    state = env.atari.clone_state()
-    out += [state["consoles"].numpy().copy(), state["frame_buffers"].numpy().copy()]
-    b = env.atari._batch
-    stats = (b.reset_memo_stats(), b.start_memo_stats())
-    env.close()
-    return out, stats
-
-
-def assert_same_vector_runs(on, off):
-    assert len(on) == len(off)
-    for i, (a, b) in enumerate(zip(on, off)):
-        assert np.array_equal(a, b), f"item {i} of {len(on)}"
-
-
 @pytest.mark.parametrize("game,p", [("breakout", 0.0), ("breakout", 0.25), ("pong", 0.25), ("seaquest", 0.25),
                                     ("skiing", 0.25), ("space_invaders", 0.0)])
 def test_noop_starts_through_the_memo_equal_emulated_ones(game, p, monkeypatch):
@@ -225,7 +213,7 @@ def test_noop_starts_through_the_memo_equal_emulated_ones(game, p, monkeypatch):
     assert_same_vector_runs(on, off)
 
 
-def test_the_noop_start_memo_counts_nothing_when_fire_kept_past_its_nodes(monkeypatch):
+def test_noop_starts_that_keep_fire_past_the_nodes_emulate_the_rest(monkeypatch):
     # repeat_action_probability 0.9: FIRE is often kept for more frames than the nodes
     # hold (4 FIRE chains); those walks leave the nodes and emulate the rest.
     on, (_, starts) = vector_run("breakout", True, monkeypatch, 0.9, steps=200)
