@@ -10,6 +10,13 @@
 #include <stdexcept>
 #include <vector>
 
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+#include <emmintrin.h>
+#define CULE_AREA_SSE2 1
+#else
+#define CULE_AREA_SSE2 0
+#endif
+
 #include "vector_core.hpp"
 
 namespace cule {
@@ -104,13 +111,32 @@ class AreaResizer {
   const std::vector<int>& y_begin() const { return y_begin_; }
   const std::vector<int>& y_si() const { return y_si_; }
   const std::vector<float>& y_a() const { return y_a_; }
-  // Scratch floats a GENERAL resize needs (two output rows and one source row).
-  size_t scratch_floats() const { return (size_t)2 * dw_ * cn_ + (size_t)sw_ * cn_; }
+  // Scratch floats a GENERAL resize needs: the one-row path two output rows and one
+  // source row; the SSE2 path every source row's horizontal sums and four interleaved
+  // source rows.
+  size_t scratch_floats() const {
+    const size_t width = (size_t)dw_ * cn_, sw = (size_t)sw_ * cn_;
+    const size_t one_row = 2 * width + sw;
+    return CULE_AREA_SSE2 ? std::max(one_row, (size_t)sh_ * width + 4 * sw + 4) : one_row;
+  }
 
-  // src: sh x sw x cn, dst: dh x dw x cn, both tightly packed.
-  void run(const uint8_t* src, uint8_t* dst, float* scratch) const {
+  // src: sh x sw x cn, dst: dh x dw x cn, both tightly packed.  reference: take the
+  // portable one-row path even where the SSE2 one exists (for tests; same bytes).
+  void run(const uint8_t* src, uint8_t* dst, float* scratch, bool reference = false) const {
     if (mode_ == COPY) { std::memcpy(dst, src, (size_t)sh_ * sw_ * cn_); return; }
     if (mode_ == FAST) { run_fast(src, dst); return; }
+#if CULE_AREA_SSE2
+    if (!reference) {
+      switch (taps_) {
+        case 2: run_general_sse2<2>(src, dst, scratch); return;
+        case 3: run_general_sse2<3>(src, dst, scratch); return;
+        case 4: run_general_sse2<4>(src, dst, scratch); return;
+        default: run_general_sse2<0>(src, dst, scratch); return;
+      }
+    }
+#else
+    (void)reference;
+#endif
     switch (taps_) {   // the tap count as a constant, so the inner loop unrolls
       case 2: run_general<2>(src, dst, scratch); return;
       case 3: run_general<3>(src, dst, scratch); return;
@@ -201,6 +227,111 @@ class AreaResizer {
     uint8_t* D = dst + (size_t)prev_dy * width;
     for (int dx = 0; dx < width; ++dx) D[dx] = sat_u8(cv_round_float(sum[dx]));
   }
+
+#if CULE_AREA_SSE2
+  // The general path with SSE2, four source rows at a time: the same float operations
+  // in the same order as run_general, element for element, so the same bytes.
+  //  1. Horizontal: rows r..r+3 are interleaved as floats (one __m128 per source
+  //     column, a lane per row), so each output element's taps are a vector load,
+  //     multiply and add for four rows at once; 4x4 blocks are transposed back into
+  //     row-major horizontal sums H[sy][dx] (a last group short of four rows repeats
+  //     its last row and stores only the real ones).  The first tap is a product on
+  //     its own where run_general adds it to 0.f: the same value, as every product
+  //     here is >= +0.
+  //  2. Vertical: the row table in order, four output elements per operation, and
+  //     rounding with cvtps (round half to even in the default rounding mode, as
+  //     nearbyint) and saturation with packs/packus (as sat_u8).
+  template <int kTaps>
+  void run_general_sse2(const uint8_t* src, uint8_t* dst, float* scratch) const {
+    const int width = dw_ * cn_;
+    const int sw = sw_ * cn_;
+    const int T = kTaps > 0 ? kTaps : taps_;
+    const int* si = tap_si_.data();
+    const float* al = tap_a_.data();
+    float* __restrict H = scratch;
+    // 16-byte aligned interleave buffer after the sums.
+    float* __restrict Ib = scratch + (size_t)sh_ * width;
+    Ib += (4 - (reinterpret_cast<uintptr_t>(Ib) / sizeof(float)) % 4) % 4;
+    const __m128i zero = _mm_setzero_si128();
+    for (int r0 = 0; r0 < sh_; r0 += 4) {
+      const uint8_t* R[4];
+      for (int k = 0; k < 4; ++k) R[k] = src + (size_t)std::min(r0 + k, sh_ - 1) * sw;
+      int x = 0;
+      for (; x + 16 <= sw; x += 16) {
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(R[0] + x));
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(R[1] + x));
+        const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(R[2] + x));
+        const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(R[3] + x));
+        const __m128i ab_lo = _mm_unpacklo_epi8(a, b), ab_hi = _mm_unpackhi_epi8(a, b);
+        const __m128i cd_lo = _mm_unpacklo_epi8(c, d), cd_hi = _mm_unpackhi_epi8(c, d);
+        const __m128i q[4] = {_mm_unpacklo_epi16(ab_lo, cd_lo), _mm_unpackhi_epi16(ab_lo, cd_lo),
+                              _mm_unpacklo_epi16(ab_hi, cd_hi), _mm_unpackhi_epi16(ab_hi, cd_hi)};
+        float* out = Ib + (size_t)x * 4;
+        for (int k = 0; k < 4; ++k) {   // q[k]: columns x+4k..x+4k+3, four rows each
+          const __m128i w_lo = _mm_unpacklo_epi8(q[k], zero), w_hi = _mm_unpackhi_epi8(q[k], zero);
+          _mm_store_ps(out + 16 * k, _mm_cvtepi32_ps(_mm_unpacklo_epi16(w_lo, zero)));
+          _mm_store_ps(out + 16 * k + 4, _mm_cvtepi32_ps(_mm_unpackhi_epi16(w_lo, zero)));
+          _mm_store_ps(out + 16 * k + 8, _mm_cvtepi32_ps(_mm_unpacklo_epi16(w_hi, zero)));
+          _mm_store_ps(out + 16 * k + 12, _mm_cvtepi32_ps(_mm_unpackhi_epi16(w_hi, zero)));
+        }
+      }
+      for (; x < sw; ++x)
+        for (int k = 0; k < 4; ++k) Ib[(size_t)x * 4 + k] = (float)R[k][x];
+      const int rows = std::min(4, sh_ - r0);
+      int dx = 0;
+      for (; dx + 4 <= width; dx += 4) {
+        __m128 v[4];
+        for (int j = 0; j < 4; ++j) {
+          const int e = dx + j;
+          __m128 acc = _mm_mul_ps(_mm_load_ps(Ib + (size_t)si[e] * 4), _mm_set1_ps(al[e]));
+          for (int k = 1; k < T; ++k)
+            acc = _mm_add_ps(acc, _mm_mul_ps(_mm_load_ps(Ib + (size_t)si[k * width + e] * 4),
+                                             _mm_set1_ps(al[k * width + e])));
+          v[j] = acc;   // lanes: rows r0..r0+3 of element e
+        }
+        _MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);   // v[k]: row r0+k, elements dx..dx+3
+        for (int k = 0; k < rows; ++k) _mm_storeu_ps(H + (size_t)(r0 + k) * width + dx, v[k]);
+      }
+      for (; dx < width; ++dx) {
+        __m128 acc = _mm_mul_ps(_mm_load_ps(Ib + (size_t)si[dx] * 4), _mm_set1_ps(al[dx]));
+        for (int k = 1; k < T; ++k)
+          acc = _mm_add_ps(acc, _mm_mul_ps(_mm_load_ps(Ib + (size_t)si[k * width + dx] * 4),
+                                           _mm_set1_ps(al[k * width + dx])));
+        alignas(16) float lane[4];
+        _mm_store_ps(lane, acc);
+        for (int k = 0; k < rows; ++k) H[(size_t)(r0 + k) * width + dx] = lane[k];
+      }
+    }
+    // Vertical: y_begin_[d] .. y_begin_[d+1] are output row d's (row, weight) pairs in
+    // the row table's order (run_general's order).
+    for (int d = 0; d < dh_; ++d) {
+      const int jb = y_begin_[(size_t)d], je = y_begin_[(size_t)d + 1];
+      uint8_t* D = dst + (size_t)d * width;
+      int dx = 0;
+      for (; dx + 16 <= width; dx += 16) {
+        __m128 s[4];
+        {
+          const __m128 beta = _mm_set1_ps(y_a_[(size_t)jb]);
+          const float* h = H + (size_t)y_si_[(size_t)jb] * width + dx;
+          for (int k = 0; k < 4; ++k) s[k] = _mm_mul_ps(beta, _mm_loadu_ps(h + 4 * k));
+        }
+        for (int j = jb + 1; j < je; ++j) {
+          const __m128 beta = _mm_set1_ps(y_a_[(size_t)j]);
+          const float* h = H + (size_t)y_si_[(size_t)j] * width + dx;
+          for (int k = 0; k < 4; ++k) s[k] = _mm_add_ps(s[k], _mm_mul_ps(beta, _mm_loadu_ps(h + 4 * k)));
+        }
+        const __m128i lo = _mm_packs_epi32(_mm_cvtps_epi32(s[0]), _mm_cvtps_epi32(s[1]));
+        const __m128i hi = _mm_packs_epi32(_mm_cvtps_epi32(s[2]), _mm_cvtps_epi32(s[3]));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(D + dx), _mm_packus_epi16(lo, hi));
+      }
+      for (; dx < width; ++dx) {
+        float sum = y_a_[(size_t)jb] * H[(size_t)y_si_[(size_t)jb] * width + dx];
+        for (int j = jb + 1; j < je; ++j) sum += y_a_[(size_t)j] * H[(size_t)y_si_[(size_t)j] * width + dx];
+        D[dx] = sat_u8(_mm_cvtss_si32(_mm_set_ss(sum)));
+      }
+    }
+  }
+#endif
 
   // Per output element (dx * cn + c), its horizontal taps in OpenCV's order, padded.
   void build_taps() {

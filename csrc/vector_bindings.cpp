@@ -156,15 +156,16 @@ PYBIND11_MODULE(_vector, m) {
       });
   m.attr("initial_paddle_strength") = kInitialStrength;
 
-  m.def("resize_area", [](const py::array& src, int sh, int sw, int cn, int dh, int dw) {
+  m.def("resize_area", [](const py::array& src, int sh, int sw, int cn, int dh, int dw, bool reference) {
         const uint8_t* s = in_array<uint8_t>(src, "src", (size_t)sh * sw * cn);
         AreaResizer r(sh, sw, dh, dw, cn);
         py::array_t<uint8_t> out(std::vector<py::ssize_t>{dh, dw, cn});
         std::vector<float> scratch(std::max<size_t>(r.scratch_floats(), 1));
-        r.run(s, out.mutable_data(), scratch.data());
+        r.run(s, out.mutable_data(), scratch.data(), reference);
         return out;
       },
       py::arg("src"), py::arg("src_height"), py::arg("src_width"), py::arg("channels"), py::arg("dst_height"),
-      py::arg("dst_width"),
-      "OpenCV INTER_AREA downscaling of an 8-bit image, bit-exact (for tests).");
+      py::arg("dst_width"), py::arg("reference") = false,
+      "OpenCV INTER_AREA downscaling of an 8-bit image, bit-exact (for tests).  reference=True takes the "
+      "portable one-row path where a SIMD one exists.");
 }

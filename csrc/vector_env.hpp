@@ -45,12 +45,18 @@ class VecEnv {
     if (actions_.empty()) throw std::invalid_argument("empty action set");
     batch.enable_start_memo();   // the noop starts' memo (ale_env.hpp)
     cn_ = o.grayscale ? 1 : 3;
+    if (cn_ == 1) {   // gray of two palette indices at once (128 KB; halves the lookups)
+      gray_pairs_.resize(65536);
+      for (int v = 0; v < 65536; ++v) gray_pairs_[(size_t)v] = (uint16_t)(lut_.gray[v & 0xff] | lut_.gray[v >> 8] << 8);
+    }
     raw_h_ = batch.config().screen_height;
     raw_w_ = 160;
     raw_px_ = (size_t)raw_h_ * raw_w_;
     raw_size_ = raw_px_ * cn_;
     obs_size_ = (size_t)o.img_height * o.img_width * cn_;
     resizer_ = AreaResizer(raw_h_, raw_w_, o.img_height, o.img_width, cn_);
+    scratch_n_ = std::max<size_t>(resizer_.scratch_floats(), 1);
+    scratch_.assign((size_t)pool_.size() * scratch_n_, 0.f);
     has_fire_ = false;
     for (uint8_t a : actions_) has_fire_ = has_fire_ || a == A_FIRE;
     fire_reset_ = o.use_fire_reset && has_fire_;
@@ -145,18 +151,18 @@ class VecEnv {
  private:
   // fn(k, scratch) for k in [0, count), envs handed out one at a time to the threads
   // (an env that resets costs ~20 steps, so static chunks would balance badly).
+  // Each worker has its own resize scratch, allocated once.
   template <class F>
   void run_envs(int count, F&& fn) {
     std::atomic<int> next{0};
     const int workers = std::min(pool_.size(), count);
-    const size_t scratch_n = std::max<size_t>(resizer_.scratch_floats(), 1);
     pool_.parallel_for(workers, [&](int b, int e) {
-      std::vector<float> scratch(scratch_n);
       for (int w = b; w < e; ++w) {
+        float* scratch = scratch_.data() + (size_t)w * scratch_n_;
         for (;;) {
           int i = next.fetch_add(1, std::memory_order_relaxed);
           if (i >= count) break;
-          fn(i, scratch.data());
+          fn(i, scratch);
         }
       }
     });
@@ -173,18 +179,17 @@ class VecEnv {
   void convert(const uint8_t* __restrict pal_idx, uint8_t* __restrict dst) const {
     const size_t n = raw_px_;
     if (cn_ == 1) {
-      uint8_t gray[256];
-      std::memcpy(gray, lut_.gray, sizeof(gray));
+      const uint16_t* __restrict pairs = gray_pairs_.data();
       size_t p = 0;
-      // Eight pixels per 8-byte load and store (byte k of the word is the same pixel
-      // on both sides, whatever the byte order).
+      // Eight pixels per 8-byte load and store, two per table lookup (bytes k and k+1
+      // of the word are the same two pixels on both sides, whatever the byte order).
       for (; p + 8 <= n; p += 8) {
         uint64_t idx, out = 0;
         std::memcpy(&idx, pal_idx + p, 8);
-        for (int k = 0; k < 8; ++k) out |= (uint64_t)gray[(idx >> (8 * k)) & 0xff] << (8 * k);
+        for (int k = 0; k < 4; ++k) out |= (uint64_t)pairs[(idx >> (16 * k)) & 0xffff] << (16 * k);
         std::memcpy(dst + p, &out, 8);
       }
-      for (; p < n; ++p) dst[p] = gray[pal_idx[p]];
+      for (; p < n; ++p) dst[p] = lut_.gray[pal_idx[p]];
     } else {
       for (size_t p = 0; p < n; ++p) {
         const uint8_t* c = lut_.rgb[pal_idx[p]];
@@ -260,10 +265,13 @@ class VecEnv {
   int n_;
   ThreadPool pool_;
   PaletteLut lut_;
+  std::vector<uint16_t> gray_pairs_;   // [a | b << 8] -> gray(a) | gray(b) << 8
   int cn_ = 1;
   int raw_h_ = 210, raw_w_ = 160;
   size_t raw_px_ = 0, raw_size_ = 0, obs_size_ = 0;
   AreaResizer resizer_;
+  size_t scratch_n_ = 1;
+  std::vector<float> scratch_;   // pool_.size() x scratch_n_
   bool has_fire_ = false, fire_reset_ = false;
   std::vector<EnvSlot> slots_;
   std::vector<uint8_t> raw_, stack_, hist_;

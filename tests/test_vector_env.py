@@ -181,17 +181,33 @@ def test_noop_max_zero_means_no_noops():
 
 
 def test_resize_matches_opencv():
+    """Golden values: OpenCV's cv2.resize INTER_AREA.  Both the SIMD path (four source
+    rows at a time) and the portable one-row path; heights and widths that leave a
+    short last group of rows or a tail of columns; random, all-255 and 0/255 images
+    (saturation, ties in rounding)."""
     cv2 = pytest.importorskip("cv2")
     from cule import _vector
 
     rng = np.random.default_rng(0)
-    for sh in (210, 250):
+    for sh, sw in ((210, 160), (250, 160), (211, 161), (17, 33), (5, 16)):
         for cn in (1, 3):
-            for dh, dw in [(84, 84), (105, 80), (42, 42), (70, 64), (100, 100), (210, 84), (1, 1), (7, 3)]:
-                img = rng.integers(0, 256, (sh, 160, cn), dtype=np.uint8)
-                ref = cv2.resize(img if cn == 3 else img[:, :, 0], (dw, dh), interpolation=cv2.INTER_AREA)
-                out = _vector.resize_area(img, sh, 160, cn, dh, dw)
-                np.testing.assert_array_equal(out.reshape(ref.shape), ref, err_msg=f"{sh}x160x{cn} -> {dh}x{dw}")
+            for dh, dw in [(84, 84), (105, 80), (42, 42), (70, 64), (100, 100), (210, 84), (1, 1), (7, 3),
+                           (13, 9), (3, 2)]:
+                if dh > sh or dw > sw:
+                    continue
+                for kind in ("random", "255", "0/255"):
+                    if kind == "random":
+                        img = rng.integers(0, 256, (sh, sw, cn), dtype=np.uint8)
+                    elif kind == "255":
+                        img = np.full((sh, sw, cn), 255, np.uint8)
+                    else:
+                        img = (rng.integers(0, 2, (sh, sw, cn)) * 255).astype(np.uint8)
+                    ref = cv2.resize(img if cn == 3 else img[:, :, 0], (dw, dh), interpolation=cv2.INTER_AREA)
+                    for reference in (False, True):
+                        out = _vector.resize_area(img, sh, sw, cn, dh, dw, reference)
+                        np.testing.assert_array_equal(
+                            out.reshape(ref.shape), ref,
+                            err_msg=f"{sh}x{sw}x{cn} -> {dh}x{dw}, {kind}, reference path {reference}")
 
 
 # ---- bad input ----
