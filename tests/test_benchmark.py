@@ -57,3 +57,32 @@ def test_sigterm_stops_the_sweep_and_keeps_what_was_measured(tmp_path):
     data = json.loads((tmp_path / "benchmark.json").read_text())
     assert data["stopped_early"] is True
     assert 1 <= len([r for r in data["results"] if r.get("fps")]) < 5
+
+
+def test_emulation_runner_resets_finished_episodes(monkeypatch):
+    # ALE's act emulates nothing once the game is over, so calls on a finished console
+    # must not pile up in the measured frames: finished episodes are reset within
+    # DONE_CHECK_EVERY calls.  Short episodes (a 50-frame limit) make several end.
+    import cule
+
+    runs_on_done = []
+
+    class Counting(cule.Atari):
+        def __init__(self, *args, **kwargs):
+            kwargs["max_num_frames_per_episode"] = 50
+            super().__init__(*args, **kwargs)
+            self.run = 0
+
+        def act(self, actions):
+            if bool((self.terminated | self.truncated).any()):
+                self.run += 1
+            elif self.run:
+                runs_on_done.append(self.run)
+                self.run = 0
+            return super().act(actions)
+
+    monkeypatch.setattr(cule, "Atari", Counting)
+    step, frames_per_step, _ = benchmark.make_runner("cule-cpu", "pong", 1, "emulation", 1, 0)
+    step(1000)
+    assert len(runs_on_done) >= 10                                 # about 1000 / (50 + 14) episodes
+    assert max(runs_on_done) < benchmark.DONE_CHECK_EVERY
