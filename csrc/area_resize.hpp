@@ -63,6 +63,8 @@ class AreaResizer {
 
   AreaResizer() = default;
   AreaResizer(int sh, int sw, int dh, int dw, int cn) : sh_(sh), sw_(sw), dh_(dh), dw_(dw), cn_(cn) {
+    if (sh < 1 || sw < 1 || dh < 1 || dw < 1 || cn < 1)
+      throw std::invalid_argument("INTER_AREA sizes and channels must be >= 1");
     if (dh > sh || dw > sw) throw std::invalid_argument("INTER_AREA enlarging is not supported");
     if (dh == sh && dw == sw) { mode_ = COPY; return; }
     // cv::resize: inv_scale = dsize / ssize, scale = 1 / inv_scale.
@@ -115,6 +117,7 @@ class AreaResizer {
   // source row; the SSE2 path every source row's horizontal sums and four interleaved
   // source rows.
   size_t scratch_floats() const {
+    if (mode_ != GENERAL) return 0;
     const size_t width = (size_t)dw_ * cn_, sw = (size_t)sw_ * cn_;
     const size_t one_row = 2 * width + sw;
     return CULE_AREA_SSE2 ? std::max(one_row, (size_t)sh_ * width + 4 * sw + 4) : one_row;

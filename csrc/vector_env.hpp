@@ -15,7 +15,8 @@
 //   - rewards summed over the frames and clipped to [-1, 1] if asked;
 //   - autoreset NEXT_STEP (an env whose episode ended is reset by the next step) or
 //     SAME_STEP (reset at once; the final stacked observation is reported apart).
-// No Python, no allocation on the per-step path except small per-thread scratch.
+// No Python and no allocation on the per-step path (each worker's resize scratch is
+// allocated with the env).
 #pragma once
 #include <algorithm>
 #include <atomic>

@@ -54,7 +54,8 @@ def _camel(game):
 
 # ---------------------------------------------------------------------------
 # Runners: each builds the backend and returns a step(n) function that advances
-# every env n agent steps, plus frames per agent step per env.
+# every env n agent steps, plus frames per agent step per env.  step(n) returns the
+# frames emulated where the runner counts them, else None (n x frames per step x envs).
 # ---------------------------------------------------------------------------
 
 class Unavailable(Exception):
@@ -73,8 +74,7 @@ def _nature_cnn(n_actions, device):
 
 
 # Emulation mode: finished episodes of cule.Atari are reset after every this many act
-# calls (pong's random-play episodes last about 13,000 frames, so under 0.5% of the
-# counted frames can be calls on a finished console, which emulate nothing).
+# calls (calls on a finished console emulate nothing and are not counted as frames).
 DONE_CHECK_EVERY = 64
 
 
@@ -98,19 +98,22 @@ def make_runner(backend, game, num_envs, mode, threads, seed):
             calls = [0]
 
             def step(n):
+                # ALE emulates nothing for a console whose game is over (act returns 0
+                # at once).  So the frames counted are those the consoles' frame
+                # counters advanced by (one read per call of step), and finished
+                # episodes are reset every DONE_CHECK_EVERY calls, not on every call,
+                # so that a GPU step makes no host synchronisation.
+                before = int(emu.frame_number.sum())
                 for _ in range(n):
                     emu.act(acts[torch.randint(len(acts), (num_envs,), generator=gen, device=device)])
                     calls[0] += 1
-                    # ALE emulates nothing for a console whose game is over (act returns
-                    # 0 at once), so finished episodes are reset every DONE_CHECK_EVERY
-                    # calls: at most that many calls minus one on a finished console,
-                    # without a host synchronisation on every GPU step.
                     if calls[0] % DONE_CHECK_EVERY == 0:
                         done = (emu.terminated | emu.truncated).nonzero().flatten()
                         if len(done):
                             emu.reset(done)
                 if device == "cuda":
                     torch.cuda.synchronize()
+                return int(emu.frame_number.sum()) - before
             return step, 1, None
         if not hasattr(cule, "AtariVectorEnv"):
             raise Unavailable("cule.AtariVectorEnv is not available in this build")
@@ -216,8 +219,10 @@ def measure(step, frames_per_step, num_envs, warmup_s, window_s, windows):
     rates = []
     for _ in range(windows):
         t = time.perf_counter()
-        step(steps)
-        rates.append(steps * frames_per_step * num_envs / (time.perf_counter() - t))
+        frames = step(steps)   # frames emulated, where the runner counts them
+        if frames is None:
+            frames = steps * frames_per_step * num_envs
+        rates.append(frames / (time.perf_counter() - t))
     return statistics.median(rates), min(rates), max(rates)
 
 

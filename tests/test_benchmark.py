@@ -59,13 +59,14 @@ def test_sigterm_stops_the_sweep_and_keeps_what_was_measured(tmp_path):
     assert 1 <= len([r for r in data["results"] if r.get("fps")]) < 5
 
 
-def test_emulation_runner_resets_finished_episodes(monkeypatch):
-    # ALE's act emulates nothing once the game is over, so calls on a finished console
-    # must not pile up in the measured frames: finished episodes are reset within
-    # DONE_CHECK_EVERY calls.  Short episodes (a 50-frame limit) make several end.
+def test_emulation_runner_resets_finished_episodes_and_counts_only_emulated_frames(monkeypatch):
+    # ALE's act emulates nothing once the game is over: finished episodes are reset
+    # within DONE_CHECK_EVERY calls, and the calls on a finished console are not counted
+    # as frames.  Short episodes (a 50-frame limit) make several end.
     import cule
 
     runs_on_done = []
+    calls_on_done = [0]
 
     class Counting(cule.Atari):
         def __init__(self, *args, **kwargs):
@@ -76,6 +77,7 @@ def test_emulation_runner_resets_finished_episodes(monkeypatch):
         def act(self, actions):
             if bool((self.terminated | self.truncated).any()):
                 self.run += 1
+                calls_on_done[0] += 1
             elif self.run:
                 runs_on_done.append(self.run)
                 self.run = 0
@@ -83,6 +85,7 @@ def test_emulation_runner_resets_finished_episodes(monkeypatch):
 
     monkeypatch.setattr(cule, "Atari", Counting)
     step, frames_per_step, _ = benchmark.make_runner("cule-cpu", "pong", 1, "emulation", 1, 0)
-    step(1000)
+    frames = step(1000)
     assert len(runs_on_done) >= 10                                 # about 1000 / (50 + 14) episodes
     assert max(runs_on_done) < benchmark.DONE_CHECK_EVERY
+    assert calls_on_done[0] > 0 and frames == 1000 - calls_on_done[0]

@@ -210,6 +210,17 @@ def test_resize_matches_opencv():
                             err_msg=f"{sh}x{sw}x{cn} -> {dh}x{dw}, {kind}, reference path {reference}")
 
 
+def test_resize_rejects_empty_sizes():
+    from cule import _vector
+
+    for sh, sw, cn, dh, dw in [(210, 160, 1, 0, 84), (210, 160, 1, 84, 0), (210, 160, 0, 84, 84),
+                               (0, 160, 1, 84, 84)]:
+        img = np.zeros(sh * sw * cn, np.uint8)
+        for reference in (False, True):
+            with pytest.raises(ValueError, match=">= 1"):
+                _vector.resize_area(img, sh, sw, cn, dh, dw, reference)
+
+
 # ---- bad input ----
 
 def test_bad_constructor_arguments():
