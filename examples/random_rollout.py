@@ -2,7 +2,7 @@
 
 Steps ale-py's ROM (default Pong) through cule.Atari with uniformly random actions
 from the minimal action set, restarts finished episodes, shows frames/s with a
-progress bar and writes a PNG grid of the final screens.
+progress bar (on a terminal) and writes a PNG grid of the final screens.
 
     python examples/random_rollout.py                       # pong, 64 envs, 20,000 steps
     python examples/random_rollout.py --game breakout --envs 16 --steps 2000 --out grid.png
@@ -56,7 +56,7 @@ def main():
     finished = []
     frames = 0
     t0 = time.perf_counter()
-    bar = tqdm(range(args.steps), unit="step", desc=f"{emu.game} x{args.envs}")
+    bar = tqdm(range(args.steps), unit="step", desc=f"{emu.game} x{args.envs}", disable=None)   # no bar off a terminal
     for step in bar:
         a = actions[torch.randint(len(actions), (args.envs,), generator=gen)]
         returns += emu.act(a)
