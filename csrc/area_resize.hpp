@@ -256,6 +256,14 @@ class AreaResizer {
     float* __restrict Ib = scratch + (size_t)sh_ * width;
     Ib += (4 - (reinterpret_cast<uintptr_t>(Ib) / sizeof(float)) % 4) % 4;
     const __m128i zero = _mm_setzero_si128();
+    // Output element e's horizontal sum for the four interleaved rows (a lane per row).
+    auto taps_of = [&](int e) {
+      __m128 acc = _mm_mul_ps(_mm_load_ps(Ib + (size_t)si[e] * 4), _mm_set1_ps(al[e]));
+      for (int k = 1; k < T; ++k)
+        acc = _mm_add_ps(acc, _mm_mul_ps(_mm_load_ps(Ib + (size_t)si[k * width + e] * 4),
+                                         _mm_set1_ps(al[k * width + e])));
+      return acc;
+    };
     for (int r0 = 0; r0 < sh_; r0 += 4) {
       const uint8_t* R[4];
       for (int k = 0; k < 4; ++k) R[k] = src + (size_t)std::min(r0 + k, sh_ - 1) * sw;
@@ -284,24 +292,13 @@ class AreaResizer {
       int dx = 0;
       for (; dx + 4 <= width; dx += 4) {
         __m128 v[4];
-        for (int j = 0; j < 4; ++j) {
-          const int e = dx + j;
-          __m128 acc = _mm_mul_ps(_mm_load_ps(Ib + (size_t)si[e] * 4), _mm_set1_ps(al[e]));
-          for (int k = 1; k < T; ++k)
-            acc = _mm_add_ps(acc, _mm_mul_ps(_mm_load_ps(Ib + (size_t)si[k * width + e] * 4),
-                                             _mm_set1_ps(al[k * width + e])));
-          v[j] = acc;   // lanes: rows r0..r0+3 of element e
-        }
+        for (int j = 0; j < 4; ++j) v[j] = taps_of(dx + j);   // lanes: rows r0..r0+3
         _MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);   // v[k]: row r0+k, elements dx..dx+3
         for (int k = 0; k < rows; ++k) _mm_storeu_ps(H + (size_t)(r0 + k) * width + dx, v[k]);
       }
       for (; dx < width; ++dx) {
-        __m128 acc = _mm_mul_ps(_mm_load_ps(Ib + (size_t)si[dx] * 4), _mm_set1_ps(al[dx]));
-        for (int k = 1; k < T; ++k)
-          acc = _mm_add_ps(acc, _mm_mul_ps(_mm_load_ps(Ib + (size_t)si[k * width + dx] * 4),
-                                           _mm_set1_ps(al[k * width + dx])));
         alignas(16) float lane[4];
-        _mm_store_ps(lane, acc);
+        _mm_store_ps(lane, taps_of(dx));
         for (int k = 0; k < rows; ++k) H[(size_t)(r0 + k) * width + dx] = lane[k];
       }
     }
@@ -330,7 +327,7 @@ class AreaResizer {
       for (; dx < width; ++dx) {
         float sum = y_a_[(size_t)jb] * H[(size_t)y_si_[(size_t)jb] * width + dx];
         for (int j = jb + 1; j < je; ++j) sum += y_a_[(size_t)j] * H[(size_t)y_si_[(size_t)j] * width + dx];
-        D[dx] = sat_u8(_mm_cvtss_si32(_mm_set_ss(sum)));
+        D[dx] = sat_u8(cv_round_float(sum));
       }
     }
   }
