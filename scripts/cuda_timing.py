@@ -12,7 +12,8 @@ default pong; MAX_FRAMES: max_num_frames_per_episode, default the env's) with KI
 Each item is measured for SECONDS (default 1.2) after WARMUP_STEPS steps (default 2; the
 consoles of an `atari` item start from the same reset and drift apart as the random
 actions steer them, so more warm-up measures warps that diverge more); a JSON line per
-item (frames/s, ms per step, set-up seconds) is printed and appended to OUT.jsonl.
+item (frames/s, ms per step, set-up seconds; for `vec` also split into construction and
+the first reset) is printed and appended to OUT.jsonl.
 Example: python scripts/cuda_timing.py main "atari,65536,0,1;vec,65536,1,4" t.jsonl
 Steady state with resets (episodes ending all the time, warm-up long enough that every
 env has ended one): python scripts/cuda_timing.py main "vec,16384,1,4,breakout" t.jsonl 2 300
@@ -36,6 +37,7 @@ def main(label, spec, out, secs=1.2, warmup=2):
         extra = {"max_num_frames_per_episode": int(rest[1])} if len(rest) > 1 else {}
         t0 = time.time()
         g = torch.Generator(device="cuda").manual_seed(0)
+        made = None
         if kind == "atari":
             e = cule.Atari(game, n, device="cuda", frameskip=fs, render=render, seed=1, **extra)
             acts = e.action_set.cuda()
@@ -44,7 +46,9 @@ def main(label, spec, out, secs=1.2, warmup=2):
                 e.act(acts[torch.randint(len(acts), (n,), device="cuda", generator=g)])
         elif kind == "vec":
             e = cule.AtariVectorEnv(game, n, device="cuda", **extra)
-            e.reset(seed=1)
+            torch.cuda.synchronize()
+            made = time.time() - t0   # the set-up's parts: construction (power-on and
+            e.reset(seed=1)           # reset_game of every console), then the first reset
             na = int(e.single_action_space.n)
             fs = 4
 
@@ -73,6 +77,8 @@ def main(label, spec, out, secs=1.2, warmup=2):
         r = dict(label=label, kind=kind, game=game, n=n, render=render, frameskip=fs, warmup=warmup, steps=k,
                  ms_per_step=dt / k * 1e3,
                  gpu_ms_per_step=ev0.elapsed_time(ev1) / k, frames_per_s=n * fs * k / dt, setup_s=setup)
+        if made is not None:
+            r["construct_s"], r["first_reset_s"] = made, setup - made
         batch = (e.atari if kind == "vec" else e)._batch
         # The memos' counters (csrc/ale_env.hpp): reset_game memo (state, hits) per slot and
         # noop-start frames (from nodes, emulated) per slot; [] when CULE_RESET_MEMO=0.

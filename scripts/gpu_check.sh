@@ -86,7 +86,11 @@ build_and_test() {
 }
 lockstep() {
   echo "== every game in lock step with the CPU backend"
-  echo "   (CULE_LOCKSTEP_FRAMES=${CULE_LOCKSTEP_FRAMES:-5000})"
+  echo "   (CULE_LOCKSTEP_FRAMES=${CULE_LOCKSTEP_FRAMES:-5000}, CULE_LOCKSTEP_SEGMENTS=${CULE_LOCKSTEP_SEGMENTS:-25},"
+  echo "    CULE_LOCKSTEP_GPU_WORKERS=${CULE_LOCKSTEP_GPU_WORKERS:-24}; a progress line every 30 s)"
+  # 32 hardware queues (CUDA's default is 8): the test keeps up to 24 games' streams in
+  # flight, and streams beyond the queues share one.
+  CUDA_DEVICE_MAX_CONNECTIONS="${CUDA_DEVICE_MAX_CONNECTIONS:-32}" \
   timeout "$(limit 420 5)" "$PY" -m pytest -s -v -rfE --durations=0 tests/test_cuda.py -k "every_game" \
     -p no:cacheprovider > "$OUT/cuda_lockstep.log" 2>&1
   rc=$?; [ $rc -eq 0 ] || FAILED=1

@@ -59,13 +59,14 @@ def first_difference(ref, other, screens=False, consoles=False):
 
 
 def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t, n=32, frameskip=4, seed=11,
-                        log=None, segments=1):
+                        log=None, segments=1, cpu_workers=None, gpu_workers=None, progress_every=None):
     """Steps `n` consoles of each game on both backends with the same sticky random
     actions for `frames` frames, resetting finished envs, and compares after every step
     (observe(): screens, hashed, every 25 steps; whole consoles, frame buffers hashed,
-    every 50 steps and at each segment's last step).  new_gpu(game, n, **kw) makes the CUDA batch; stream(game) gives the
-    context its work is queued in.  Returns {game: "step t: what"} for the games that
-    differ (each stops at the first difference it finds).
+    every 50 steps and at each segment's last step).  new_gpu(game, n, **kw) makes the
+    CUDA batch; stream(game) gives the context its work is queued in (called in the
+    thread that runs the game's GPU part).  Returns {game: "step t: what"} for the games
+    that differ (each stops at the first difference it finds).
 
     One GPU thread runs a console's frames one after another, so the GPU run is cut into
     `segments` that run side by side: the CPU batch runs the whole length first,
@@ -77,9 +78,14 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
     the next group started from (its last step's resets included): so the segments
     chain into one run of the whole length on the GPU, compared frame by frame.
 
-    Every game runs in its own thread (its GPU work on its stream), so the games go side
-    by side.  log(line), if given, hears of each game as it finishes (its result and
-    times), so a run cut short still tells how far it got."""
+    The CPU parts run in `cpu_workers` threads (default: one per game), and each game's
+    GPU part, once its CPU part is done, in one of `gpu_workers` threads (default: one
+    per game).  Bounding the GPU threads keeps the streams in flight within the GPU's
+    hardware queues (CUDA_DEVICE_MAX_CONNECTIONS, 8 unless set, at most 32): more
+    streams than queues share them, and a stream's kernel then waits behind another
+    game's.  log(line), if given, hears of each game as it finishes (its result and
+    times), and, every `progress_every` seconds, how far every game has got, so a run
+    cut short still tells where the time went."""
     log = log or (lambda line: None)
     t0 = time.perf_counter()
     stream = stream or (lambda g: contextlib.nullcontext())
@@ -91,13 +97,15 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
     nseg = -(-steps // seg_len)
     lock = threading.Lock()
     finished = []
+    progress = {}   # game -> (phase, step): how far each started game has got
 
-    def run(g):
+    def record(g):
         # The CPU reference, recorded.
         cpu = cule.Atari(g, n, num_threads=1, **kw)
         gen = torch.Generator().manual_seed(seed)
         records, starts = [], {}
         for t in range(steps):
+            progress[g] = ("CPU", t)
             if t % seg_len == 0 and t > 0:
                 starts[t // seg_len] = cpu.clone_state()
             acts = cpu.action_set[torch.randint(len(cpu.action_set), (n,), generator=gen)]
@@ -108,7 +116,10 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
             if len(rec["done"]):
                 cpu.reset(rec["done"])
             records.append(rec)
-        cpu_done = time.perf_counter() - t0
+        progress[g] = ("waiting for the GPU", steps)
+        return records, starts, time.perf_counter() - t0
+
+    def replay(g, records, starts, cpu_done):
         # The GPU segments, side by side.
         what = None
         with stream(g):
@@ -117,6 +128,7 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
                 gpu.restore_state(st, env_ids=torch.arange(s * n, (s + 1) * n))
             noop = torch.zeros(n, dtype=records[0]["actions"].dtype)
             for u in range(seg_len):
+                progress[g] = ("GPU", u)
                 live = [s for s in range(nseg) if s * seg_len + u < steps]
                 acts = torch.cat([records[s * seg_len + u]["actions"] if s in live else noop for s in range(nseg)])
                 seen = {"rewards": gpu.act(to_dev(acts)).cpu()}
@@ -153,11 +165,37 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
             gpu.synchronize()
         with lock:
             finished.append(g)
+            progress.pop(g, None)
             log(f"lockstep: {g}: {'differs at ' + what if what else 'same'} ({steps} steps of {frameskip} "
                 f"frames in {nseg} segment(s)); CPU done after {cpu_done:.1f} s, GPU after "
                 f"{time.perf_counter() - t0:.1f} s ({len(finished)}/{len(games)} games)")
         return what
 
-    with ThreadPoolExecutor(max(1, len(games))) as pool:
-        results = dict(zip(games, pool.map(run, games)))
+    stop = threading.Event()
+
+    def report():
+        # How far each game has got, every progress_every seconds.
+        while not stop.wait(progress_every):
+            now = dict(progress)
+            phases = {}
+            for g, (phase, t) in sorted(now.items()):
+                phases.setdefault(phase, []).append(f"{g} {t}" if phase != "waiting for the GPU" else g)
+            parts = [f"{phase} ({len(gs)}): {', '.join(gs)}" for phase, gs in phases.items()]
+            log(f"lockstep progress after {time.perf_counter() - t0:.0f} s: {len(finished)}/{len(games)} games "
+                f"done, {len(games) - len(finished) - len(now)} not started; steps reached: "
+                f"{'; '.join(parts) or 'none'} (CPU: of {steps}; GPU: of {seg_len} per segment)")
+
+    watcher = None
+    if progress_every:
+        watcher = threading.Thread(target=report, daemon=True)
+        watcher.start()
+    try:
+        with ThreadPoolExecutor(max(1, gpu_workers or len(games))) as gpu_pool:
+            with ThreadPoolExecutor(max(1, cpu_workers or len(games))) as cpu_pool:
+                def cpu_part(g):
+                    return gpu_pool.submit(replay, g, *record(g))
+                pending = {g: cpu_pool.submit(cpu_part, g) for g in games}
+                results = {g: f.result().result() for g, f in pending.items()}
+    finally:
+        stop.set()
     return {g: what for g, what in results.items() if what}

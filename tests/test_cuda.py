@@ -7,6 +7,12 @@ whole console states; a 65,536-env batch works; bad input raises the
 same errors.
 """
 import os
+import threading
+
+# More hardware work queues than CUDA's 8, read when the CUDA context is made: the
+# all-games lock step keeps up to GPU_WORKERS (below) streams in flight, and streams
+# beyond the queues share one, each kernel then waiting behind another stream's.
+os.environ.setdefault("CUDA_DEVICE_MAX_CONNECTIONS", "32")
 
 import numpy as np
 import pytest
@@ -21,21 +27,33 @@ pytestmark = pytest.mark.skipif(not cuda_available(), reason="no CUDA device or 
 
 # Frames per game of the all-games lock step: 5,000 (CULE_LOCKSTEP_FRAMES to change;
 # scripts/gpu_check.sh's 8-minute run sets 800), run on the GPU in CULE_LOCKSTEP_SEGMENTS
-# segments side by side (10: 500 frames each; see tests/_lockstep.py).
+# segments side by side (25: 200 frames each; see tests/_lockstep.py), the GPU parts of
+# at most CULE_LOCKSTEP_GPU_WORKERS games at once (24), the CPU references in as many
+# threads as there are cores.
 FRAMES = int(os.environ.get("CULE_LOCKSTEP_FRAMES", "5000"))
-SEGMENTS = int(os.environ.get("CULE_LOCKSTEP_SEGMENTS", "10"))
+SEGMENTS = int(os.environ.get("CULE_LOCKSTEP_SEGMENTS", "25"))
+GPU_WORKERS = int(os.environ.get("CULE_LOCKSTEP_GPU_WORKERS", "24"))
 
 
 def test_cuda_matches_cpu_every_game():
-    # Every game, 32 consoles (one full warp) each, each game in its own thread with its
-    # GPU work on its own stream, so the games run side by side; on the GPU the length
+    # Every game, 32 consoles (one full warp) each.  Each game's CPU reference runs in
+    # one of a core's worth of threads; then its GPU part, in one of GPU_WORKERS threads,
+    # each with its own stream, so the games run side by side; on the GPU the length
     # runs in segments side by side (a GPU thread runs a console's frames one after
-    # another, tens of milliseconds each).  Run with -s to see a line per game.
+    # another, tens of milliseconds each).  Run with -s to see a line per game and,
+    # every 30 s, how far each game has got.
     games = cule.list_games()
-    streams = {g: torch.cuda.Stream() for g in games}
+    local = threading.local()
+
+    def stream(g):
+        if not hasattr(local, "stream"):
+            local.stream = torch.cuda.Stream()
+        return torch.cuda.stream(local.stream)
+
     failures = lockstep_every_game(games, FRAMES, lambda g, n, **kw: cule.Atari(g, n, device="cuda", **kw),
-                                   stream=lambda g: torch.cuda.stream(streams[g]), to_dev=lambda t: t.cuda(),
-                                   log=lambda line: print(line, flush=True), segments=SEGMENTS)
+                                   stream=stream, to_dev=lambda t: t.cuda(),
+                                   log=lambda line: print(line, flush=True), segments=SEGMENTS,
+                                   cpu_workers=os.cpu_count() or 1, gpu_workers=GPU_WORKERS, progress_every=30)
     assert not failures, f"{len(failures)} of {len(games)} games differ: {failures}"
 
 

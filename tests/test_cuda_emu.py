@@ -9,6 +9,9 @@ machines without a GPU: lockstep against the CPU backend (as tests/test_cuda.py 
 on a GPU), batch sizes that fill warps and blocks partially, modes, save / restore
 across backends, bad input and memory accounting.
 """
+import re
+import time
+
 import numpy as np
 import pytest
 import torch
@@ -380,6 +383,22 @@ def test_every_game_lockstep_helper():
     assert sorted(line.split(":")[1].strip() for line in lines) == sorted(games)
     assert all(": same (4 steps of 4 frames in 1 segment(s)); CPU done after " in line for line in lines)
     assert lines[-1].endswith("(4/4 games)")
+    # Bounded pools (a CPU thread and a GPU thread): games finish in order, and the
+    # progress lines say how far each game has got while the run goes on.
+    lines = []
+
+    def slow(g, n, **kw):
+        time.sleep(0.3)
+        return new(g, n, **kw)
+    assert lockstep_every_game(games, 16, slow, log=lines.append, cpu_workers=1, gpu_workers=1,
+                               progress_every=0.05) == {}
+    done = [line for line in lines if not line.startswith("lockstep progress")]
+    assert [line.split(":")[1].strip() for line in done] == games
+    progress = [line for line in lines if line.startswith("lockstep progress")]
+    assert progress and all(re.match(r"lockstep progress after \d+ s: [0-4]/4 games done, [0-4] not started; "
+                                     r"steps reached: .*\(CPU: of 4; GPU: of 4 per segment\)$", line)
+                            for line in progress), progress
+    assert any("waiting for the GPU" in line for line in progress), progress
     # In segments (the GPU batch holds one group of consoles per segment, the later ones
     # restored from the CPU's snapshots), over a length with resets (max frames 3000 cut
     # episodes short) and whole-console comparisons inside segments.
