@@ -340,6 +340,11 @@ CudaBatch::CudaBatch(const GameConfig& cfg, const std::string& rom, int num_envs
   uint8_t lut[256 * 4];
   make_lut(cfg.pal != 0, lut);
   check(cudaMemcpy(d.lut, lut, sizeof(lut), cudaMemcpyHostToDevice), "copy palette");
+  // cudaMemcpy from pageable memory may return before the copy has landed, and
+  // cudaMemset is asynchronous; the batch's kernels may run on a non-blocking stream
+  // (PyTorch's side streams), which the legacy default stream does not order.  So wait
+  // for that stream (and only it) here.
+  check(cudaStreamSynchronize((cudaStream_t)0), "batch set-up");
   d.b.rom = d.rom;
   d.b.n = num_envs;
 }

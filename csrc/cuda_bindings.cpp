@@ -29,7 +29,12 @@ CULE_PYBIND11_MODULE(CULE_CUDA_MODULE, m) {
   // cule::CudaBatch; without it, importing both in one process fails.
   py::class_<CudaBatch>(m, "CudaBatch", py::module_local())
       .def(py::init([](const py::dict& cfg, const py::bytes& rom, int num_envs, int device) {
-             return new CudaBatch(config_from_dict(cfg), std::string(rom), num_envs, device);
+             const GameConfig config = config_from_dict(cfg);
+             const std::string rom_bytes(rom);
+             // Allocations and copies that may wait for the device: other Python
+             // threads (other batches' streams) go on meanwhile.
+             py::gil_scoped_release nogil;
+             return new CudaBatch(config, rom_bytes, num_envs, device);
            }),
            py::arg("config"), py::arg("rom"), py::arg("num_envs"), py::arg("device"))
       .def_property_readonly("num_envs", &CudaBatch::num_envs)

@@ -7,7 +7,7 @@ machines without a GPU).
 import contextlib
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import torch
 
@@ -85,7 +85,10 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
     streams than queues share them, and a stream's kernel then waits behind another
     game's.  log(line), if given, hears of each game as it finishes (its result and
     times), and, every `progress_every` seconds, how far every game has got, so a run
-    cut short still tells where the time went."""
+    cut short still tells where the time went.  A part that raises ends its game at
+    once, reported as differing with "error in the CPU reference: ..." or "error on the
+    GPU: ...".  PyTorch runs single-threaded meanwhile (the threads are the
+    parallelism)."""
     log = log or (lambda line: None)
     t0 = time.perf_counter()
     stream = stream or (lambda g: contextlib.nullcontext())
@@ -163,39 +166,67 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
                 if what:
                     break
             gpu.synchronize()
+        return what
+
+    def finish(g, what, cpu_done):
         with lock:
             finished.append(g)
             progress.pop(g, None)
+            cpu = f"CPU done after {cpu_done:.1f} s" if cpu_done is not None else "no CPU reference"
             log(f"lockstep: {g}: {'differs at ' + what if what else 'same'} ({steps} steps of {frameskip} "
-                f"frames in {nseg} segment(s)); CPU done after {cpu_done:.1f} s, GPU after "
+                f"frames in {nseg} segment(s)); {cpu}, GPU after "
                 f"{time.perf_counter() - t0:.1f} s ({len(finished)}/{len(games)} games)")
         return what
+
+    # A part that raises ends its game with "differs at error ..." at once (the other
+    # games go on), so a run under a time limit still prints the error.
+    def cpu_part(g):
+        try:
+            recorded = record(g)
+        except Exception as e:  # noqa: BLE001
+            return finish(g, f"error in the CPU reference: {e!r}", None)
+        return gpu_pool.submit(gpu_part, g, *recorded)
+
+    def gpu_part(g, records, starts, cpu_done):
+        try:
+            what = replay(g, records, starts, cpu_done)
+        except Exception as e:  # noqa: BLE001
+            what = f"error on the GPU: {e!r}"
+        return finish(g, what, cpu_done)
 
     stop = threading.Event()
 
     def report():
         # How far each game has got, every progress_every seconds.
         while not stop.wait(progress_every):
-            now = dict(progress)
+            with lock:   # the same moment for both (finish() moves a game under the lock)
+                now, done = dict(progress), len(finished)
             phases = {}
             for g, (phase, t) in sorted(now.items()):
                 phases.setdefault(phase, []).append(f"{g} {t}" if phase != "waiting for the GPU" else g)
             parts = [f"{phase} ({len(gs)}): {', '.join(gs)}" for phase, gs in phases.items()]
-            log(f"lockstep progress after {time.perf_counter() - t0:.0f} s: {len(finished)}/{len(games)} games "
-                f"done, {len(games) - len(finished) - len(now)} not started; steps reached: "
+            log(f"lockstep progress after {time.perf_counter() - t0:.0f} s: {done}/{len(games)} games "
+                f"done, {len(games) - done - len(now)} not started; steps reached: "
                 f"{'; '.join(parts) or 'none'} (CPU: of {steps}; GPU: of {seg_len} per segment)")
 
     watcher = None
     if progress_every:
         watcher = threading.Thread(target=report, daemon=True)
         watcher.start()
+    # The parallelism is across games: PyTorch's own threads (OpenMP teams for the large
+    # hash products) in each of these threads would oversubscribe the cores, and their
+    # spinning barriers slowed the CPU references several times over.
+    torch_threads = torch.get_num_threads()
+    torch.set_num_threads(1)
     try:
         with ThreadPoolExecutor(max(1, gpu_workers or len(games))) as gpu_pool:
             with ThreadPoolExecutor(max(1, cpu_workers or len(games))) as cpu_pool:
-                def cpu_part(g):
-                    return gpu_pool.submit(replay, g, *record(g))
                 pending = {g: cpu_pool.submit(cpu_part, g) for g in games}
-                results = {g: f.result().result() for g, f in pending.items()}
+                first = {g: f.result() for g, f in pending.items()}
+            results = {g: r.result() if isinstance(r, Future) else r for g, r in first.items()}
     finally:
+        torch.set_num_threads(torch_threads)
         stop.set()
+        if watcher is not None:
+            watcher.join()
     return {g: what for g, what in results.items() if what}

@@ -53,7 +53,7 @@ def test_cuda_matches_cpu_every_game():
     failures = lockstep_every_game(games, FRAMES, lambda g, n, **kw: cule.Atari(g, n, device="cuda", **kw),
                                    stream=stream, to_dev=lambda t: t.cuda(),
                                    log=lambda line: print(line, flush=True), segments=SEGMENTS,
-                                   cpu_workers=os.cpu_count() or 1, gpu_workers=GPU_WORKERS, progress_every=30)
+                                   cpu_workers=len(os.sched_getaffinity(0)), gpu_workers=GPU_WORKERS, progress_every=30)
     assert not failures, f"{len(failures)} of {len(games)} games differ: {failures}"
 
 

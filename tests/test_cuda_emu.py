@@ -399,6 +399,17 @@ def test_every_game_lockstep_helper():
                                      r"steps reached: .*\(CPU: of 4; GPU: of 4 per segment\)$", line)
                             for line in progress), progress
     assert any("waiting for the GPU" in line for line in progress), progress
+    # A part that raises ends only its own game, reported at once.
+    def broken(g, n, **kw):
+        if g == "pitfall2":
+            raise RuntimeError("no GPU batch")
+        return new(g, n, **kw)
+    lines = []
+    found = lockstep_every_game(games, 16, broken, log=lines.append, gpu_workers=1)
+    assert found == {"pitfall2": "error on the GPU: RuntimeError('no GPU batch')"}, found
+    assert len(lines) == 4 and lines[-1].endswith("(4/4 games)")
+    found = lockstep_every_game(["pong", "no_such_game"], 16, new)
+    assert list(found) == ["no_such_game"] and found["no_such_game"].startswith("error in the CPU reference: "), found
     # In segments (the GPU batch holds one group of consoles per segment, the later ones
     # restored from the CPU's snapshots), over a length with resets (max frames 3000 cut
     # episodes short) and whole-console comparisons inside segments.
