@@ -163,7 +163,7 @@ __global__ void k_vec_seed_noops(VecDev d, const uint32_t* seeds) {
 
 // seeds[env]: -2 not reset, -1 reset keeping the RNGs, >= 0 reseed.  Every row of `out`
 // is written.
-__global__ void k_vec_reset(DeviceBatch b, GameConfig g, VecDev d, const int64_t* seeds, vec::VecOutputs out) {
+__global__ void CULE_RESET_BOUNDS k_vec_reset(DeviceBatch b, GameConfig g, VecDev d, const int64_t* seeds, vec::VecOutputs out) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
   if (env >= d.n) return;
   ConsoleStorage cs;
@@ -214,7 +214,7 @@ __global__ void CULE_STEP_BOUNDS k_vec_step(DeviceBatch b, GameConfig g, VecDev 
 
 // SAME_STEP, after the final observations: resets the envs whose episode ended and
 // reports their new lives and frame counters (reward and flags stay the step's).
-__global__ void k_vec_reset_done(DeviceBatch b, GameConfig g, VecDev d, const int32_t* bad, vec::VecOutputs out) {
+__global__ void CULE_RESET_BOUNDS k_vec_reset_done(DeviceBatch b, GameConfig g, VecDev d, const int32_t* bad, vec::VecOutputs out) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
   if (env >= d.n) return;
   if (*bad || !vc_episode_over(d.slots[env], d.o)) {

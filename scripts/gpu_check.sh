@@ -142,7 +142,8 @@ import json, sys
 for line in open(sys.argv[1]):
     if line.strip():
         r = json.loads(line)
-        print(f"{r['label']:>10s} {r['kind']:5s} {r['n']:7d} envs  {r['frames_per_s']:12,.0f} frames/s")
+        setup = f"  set-up {r['setup_s']:.1f} s" + (f" (first reset {r['first_reset_s']:.1f} s)" if "first_reset_s" in r else "")
+        print(f"{r['label']:>10s} {r['kind']:5s} {r['n']:7d} envs  {r['frames_per_s']:12,.0f} frames/s{setup}")
 PYEOF
   echo "== done after $(( $(date +%s) - T0 )) s"
   exit 0
