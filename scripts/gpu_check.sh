@@ -14,6 +14,9 @@
 #                                          # (prepare_gpu_wheels.sh, CULE_PREBUILD_CUDA=1),
 #                                          # then the main object relinked; after tests
 #                                          # (its build); budget 300 s
+#   bash scripts/gpu_check.sh OUT session  # tests (lock step over 5,000 frames, its time
+#                                          # capped to leave 175 s), then variants, in
+#                                          # one call; budget 570 s
 #   bash scripts/gpu_check.sh OUT steady   # the vector env in steady state (breakout,
 #                                          # 2,048 envs, after 300 warm-up steps) with
 #                                          # the memos and with CULE_RESET_MEMO=0; after
@@ -30,14 +33,15 @@
 # bench cuda_timing.jsonl, ncu_k_act.txt, ncu_k_vec_step.txt and its per-instruction
 # page ncu_k_vec_step_sass.csv.gz (instead of benchmark.png).
 set -uo pipefail
-OUT="${1:?usage: scripts/gpu_check.sh OUTDIR [all|tests|bench|variants|steady]}"
+OUT="${1:?usage: scripts/gpu_check.sh OUTDIR [all|tests|bench|variants|session|steady]}"
 PHASE="${2:-all}"
 case "$PHASE" in
   all) BUDGET="${GPU_CHECK_BUDGET:-465}"; export CULE_LOCKSTEP_FRAMES="${CULE_LOCKSTEP_FRAMES:-800}" ;;
   tests|bench) BUDGET="${GPU_CHECK_BUDGET:-530}" ;;
   variants) BUDGET="${GPU_CHECK_BUDGET:-300}" ;;
+  session) BUDGET="${GPU_CHECK_BUDGET:-570}" ;;
   steady) BUDGET="${GPU_CHECK_BUDGET:-200}" ;;
-  *) echo "phase must be all, tests, bench, variants or steady"; exit 2 ;;
+  *) echo "phase must be all, tests, bench, variants, session or steady"; exit 2 ;;
 esac
 T0=$(date +%s)
 left() { echo $(( BUDGET - ($(date +%s) - T0) )); }
@@ -61,7 +65,7 @@ export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
 
 build_and_test() {
   # reserve for the benchmark and the lock step when running everything
-  R=0; [ "$PHASE" = "all" ] && R=210
+  R=0; [ "$PHASE" = "all" ] && R=210; [ "$PHASE" = "session" ] && R=300
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv || true
   echo "== build (CULE_CUDA=1, sm_${CULE_CUDA_ARCHS:-90}, without the host emulation)"
   echo "nvcc here: $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*')"
@@ -84,21 +88,22 @@ build_and_test() {
   rc=$?; [ $rc -eq 0 ] || FAILED=1
   echo "quick tests rc=$rc after $(( $(date +%s) - T0 )) s"; grep -E "PASSED|FAILED|ERROR|passed|failed" "$OUT/cuda_quick.log" | tail -30
 }
-lockstep() {
+lockstep() {   # $1: seconds to leave for what follows (default 5)
   echo "== every game in lock step with the CPU backend"
   echo "   (CULE_LOCKSTEP_FRAMES=${CULE_LOCKSTEP_FRAMES:-5000}, CULE_LOCKSTEP_SEGMENTS=${CULE_LOCKSTEP_SEGMENTS:-25},"
   echo "    CULE_LOCKSTEP_GPU_WORKERS=${CULE_LOCKSTEP_GPU_WORKERS:-24}; a progress line every 30 s)"
   # 32 hardware queues (CUDA's default is 8): the test keeps up to 24 games' streams in
   # flight, and streams beyond the queues share one.
   CUDA_DEVICE_MAX_CONNECTIONS="${CUDA_DEVICE_MAX_CONNECTIONS:-32}" \
-  timeout "$(limit 420 5)" "$PY" -m pytest -s -v -rfE --durations=0 tests/test_cuda.py -k "every_game" \
+  timeout "$(limit 420 "${1:-5}")" "$PY" -m pytest -s -v -rfE --durations=0 tests/test_cuda.py -k "every_game" \
     -p no:cacheprovider > "$OUT/cuda_lockstep.log" 2>&1
   rc=$?; [ $rc -eq 0 ] || FAILED=1
   echo "lockstep rc=$rc after $(( $(date +%s) - T0 )) s"; tail -8 "$OUT/cuda_lockstep.log"
 }
-if [ "$PHASE" = "all" ] || [ "$PHASE" = "tests" ]; then
+if [ "$PHASE" = "all" ] || [ "$PHASE" = "tests" ] || [ "$PHASE" = "session" ]; then
   build_and_test
   if [ "$PHASE" = "tests" ]; then lockstep; exit $FAILED; fi
+  if [ "$PHASE" = "session" ]; then lockstep 175; fi
 fi
 
 # ---- bench ----
@@ -117,7 +122,7 @@ if [ "$PHASE" = "steady" ]; then
   done
   exit 0
 fi
-if [ "$PHASE" = "variants" ]; then
+if [ "$PHASE" = "variants" ] || [ "$PHASE" = "session" ]; then
   # Each variant object made from these sources, timed after the main build on two
   # steps: Atari emulation at 65,536 consoles after 200 warm-up acts (the consoles drift
   # apart) and the vector env (its noop starts desynchronise it at once).
@@ -145,8 +150,8 @@ for line in open(sys.argv[1]):
         setup = f"  set-up {r['setup_s']:.1f} s" + (f" (first reset {r['first_reset_s']:.1f} s)" if "first_reset_s" in r else "")
         print(f"{r['label']:>10s} {r['kind']:5s} {r['n']:7d} envs  {r['frames_per_s']:12,.0f} frames/s{setup}")
 PYEOF
-  echo "== done after $(( $(date +%s) - T0 )) s"
-  exit 0
+  echo "== done after $(( $(date +%s) - T0 )) s$([ $FAILED -eq 0 ] || echo ', with test failures')"
+  exit $FAILED
 fi
 echo "== benchmark (pong: emulation = cule.Atari render=False frameskip 1; pipeline = the vector env;"
 echo "   ale-vector at 256 envs as the same-run reference: 16 threads are busy with that many,"
