@@ -129,8 +129,12 @@ CULE_FI uint32_t cart_bank_key(const CartState& k) {
 
 // kPlain: the mapper is cart_is_plain (a ROM read is bank[offset & rom_mask]);
 // otherwise any mapper (a ROM read in the fast range goes through cart_segments' slices).
-template <bool kPlain>
+// kOpcodeSwitch: whether Core::step dispatches on the host through its per-opcode
+// copies (cpu6507.hpp, CULE_HOST_OPCODE_SWITCH); off for the DPC cart, whose much
+// larger share of bus calls made those copies about 4% slower there.
+template <bool kPlain, bool kOpSwitch = true>
 struct BusT {
+  static constexpr bool kOpcodeSwitch = kOpSwitch;
   Machine& m;
   uint8_t* ram;              // RIOT RAM
   const uint8_t* rom;        // the image (!kPlain) or the current 4K bank (kPlain)
@@ -658,6 +662,7 @@ CULE_BIG void run_frame(Machine& m) {
   // On the host the plain mappers get their own copy of the CPU loop (one function
   // each: both inlined here, the compiler keeps less of the CPU state in registers).
   if (cart_is_plain(m.g.cart_type)) run_frame_cpu<BusT<true>>(m);
+  else if (m.g.cart_type == CART_DPC) run_frame_cpu<BusT<false, false>>(m);
   else run_frame_cpu<Bus>(m);
 #endif
   run_frame_end(m);

@@ -98,6 +98,21 @@ struct HasTimerWait {
   static constexpr bool value = sizeof(test<B>(nullptr)) == 1;
 };
 
+// Core::step's dispatch on the host (see step()).
+#ifndef CULE_HOST_OPCODE_SWITCH
+#if defined(__CUDACC__) || defined(CULE_CUDA_EMULATED)
+#define CULE_HOST_OPCODE_SWITCH 0
+#else
+#define CULE_HOST_OPCODE_SWITCH 1
+#endif
+#endif
+
+// Bus::kOpcodeSwitch if the bus has it, else true.
+template <class B>
+constexpr bool opcode_switch(decltype(B::kOpcodeSwitch)) { return B::kOpcodeSwitch; }
+template <class B>
+constexpr bool opcode_switch(...) { return true; }
+
 // One instruction's worth of execution context.  The registers are copied in,
 // worked on as locals and copied back, which lets the compiler keep them in
 // registers across the whole instruction.
@@ -429,9 +444,36 @@ struct Core {
   // operation (a switch with one case per opcode, each with its bus accesses inlined,
   // made a warp run every distinct opcode's case in turn); on the host it runs as fast
   // as that switch did.
+  //
+  // On the host (not in the CUDA backend's host emulation, which runs the GPU's code)
+  // the opcode selects one of 256 inlined copies of these stages, each with its decode
+  // entry a constant, so the compiler folds the mode and access tests and the operation
+  // switch away: the same code, instantiated per opcode (CULE_HOST_OPCODE_SWITCH=0 for
+  // the GPU's form on the host too).
   CULE_FI void step() {
     const uint8_t opcode = fetch8();
-    const uint32_t d = decode_entry(opcode);
+#if CULE_HOST_OPCODE_SWITCH
+    if (!opcode_switch<Bus>(0)) {
+      execute(opcode, decode_entry(opcode));
+      return;
+    }
+#define CULE_OP1(n) \
+  case (n): execute((uint8_t)(n), kDecodeHost[(n)]); return;
+#define CULE_OP4(n) CULE_OP1(n) CULE_OP1((n) + 1) CULE_OP1((n) + 2) CULE_OP1((n) + 3)
+#define CULE_OP16(n) CULE_OP4(n) CULE_OP4((n) + 4) CULE_OP4((n) + 8) CULE_OP4((n) + 12)
+#define CULE_OP64(n) CULE_OP16(n) CULE_OP16((n) + 16) CULE_OP16((n) + 32) CULE_OP16((n) + 48)
+    switch (opcode) { CULE_OP64(0) CULE_OP64(64) CULE_OP64(128) CULE_OP64(192) }
+#undef CULE_OP64
+#undef CULE_OP16
+#undef CULE_OP4
+#undef CULE_OP1
+#else
+    execute(opcode, decode_entry(opcode));
+#endif
+  }
+
+  // One instruction after its opcode fetch: `d` is the opcode's decode entry.
+  CULE_FI void execute(const uint8_t opcode, const uint32_t d) {
     const uint32_t mode = entry_mode(d);
     tick((d >> 12) & 15u);
     if (mode == kSpecial) {
