@@ -158,12 +158,12 @@ PYBIND11_MODULE(_core, m) {
       });
 
   m.def("cpu_run_flat", [](py::array& mem, uint16_t pc, uint64_t max_instructions, bool stop_on_self_jump,
-                           uint8_t a, uint8_t x, uint8_t y, uint8_t sp, uint8_t p) {
+                           uint8_t a, uint8_t x, uint8_t y, uint8_t sp, uint8_t p, bool table_driven) {
         uint8_t* mm = writable<uint8_t>(mem, "memory", 65536);
         FlatRunResult r;
         {
           py::gil_scoped_release nogil;
-          r = cpu_run_flat(mm, pc, max_instructions, stop_on_self_jump, a, x, y, sp, p);
+          r = cpu_run_flat(mm, pc, max_instructions, stop_on_self_jump, a, x, y, sp, p, table_driven);
         }
         py::dict d;
         d["pc"] = r.pc; d["a"] = r.a; d["x"] = r.x; d["y"] = r.y; d["sp"] = r.sp; d["p"] = r.p;
@@ -172,5 +172,7 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("memory"), py::arg("pc"), py::arg("max_instructions"), py::arg("stop_on_self_jump") = false,
       py::arg("a") = 0, py::arg("x") = 0, py::arg("y") = 0, py::arg("sp") = 0xFF, py::arg("p") = 0x30,
-      "Run the 6507 core over a flat 64 KiB memory (no mirroring), for CPU tests.");
+      py::arg("table_driven") = false,
+      "Run the 6507 core over a flat 64 KiB memory (no mirroring), for CPU tests; table_driven runs "
+      "Core::step's GPU form (one table-driven copy of the stages) instead of the host's per-opcode copies.");
 }

@@ -659,8 +659,9 @@ CULE_BIG void run_frame(Machine& m) {
   // tests cover what the GPU runs.
   run_frame_cpu<Bus>(m);
 #else
-  // On the host the plain mappers get their own copy of the CPU loop (one function
-  // each: both inlined here, the compiler keeps less of the CPU state in registers).
+  // On the host the CPU loop has three copies (each inlined here; one function for all
+  // made the compiler keep less of the CPU state in registers): the plain mappers', the
+  // DPC's (with the table-driven step, see BusT) and every other mapper's.
   if (cart_is_plain(m.g.cart_type)) run_frame_cpu<BusT<true>>(m);
   else if (m.g.cart_type == CART_DPC) run_frame_cpu<BusT<false, false>>(m);
   else run_frame_cpu<Bus>(m);

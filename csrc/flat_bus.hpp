@@ -21,6 +21,12 @@ struct FlatBus {
   CULE_HD void add_cycles(uint32_t n) { cycles += n; }
 };
 
+// The same bus with Core::step's table-driven dispatch (the GPU's form; see
+// CULE_HOST_OPCODE_SWITCH in cpu6507.hpp), so the CPU tests cover both forms.
+struct FlatBusTable : FlatBus {
+  static constexpr bool kOpcodeSwitch = false;
+};
+
 struct FlatRunResult {
   uint16_t pc;
   uint8_t a, x, y, sp, p, halted;
@@ -33,10 +39,14 @@ struct FlatRunResult {
 // stop_on_self_jump, after the first instruction that leaves PC unchanged
 // ("JMP *" / branch-to-self trap; that instruction is counted).  P is stored
 // with bits 5 and 4 forced on, as the core can't represent them clear.
-inline FlatRunResult cpu_run_flat(uint8_t* mem64k, uint16_t start_pc, uint64_t max_instructions,
-                                  bool stop_on_self_jump, uint8_t a = 0, uint8_t x = 0,
-                                  uint8_t y = 0, uint8_t sp = 0xFF, uint8_t p = 0x30) {
-  FlatBus bus{mem64k, 0};
+// table_driven: Core::step's GPU form (FlatBusTable) instead of the host's.
+template <class B>
+inline FlatRunResult cpu_run_flat_on(uint8_t* mem64k, uint16_t start_pc, uint64_t max_instructions,
+                                     bool stop_on_self_jump, uint8_t a, uint8_t x, uint8_t y, uint8_t sp,
+                                     uint8_t p) {
+  B bus;
+  bus.mem = mem64k;
+  bus.cycles = 0;
   CpuState s;
   s.pc = start_pc;
   s.a = a;
@@ -65,6 +75,14 @@ inline FlatRunResult cpu_run_flat(uint8_t* mem64k, uint16_t start_pc, uint64_t m
   r.cycles = bus.cycles;
   r.instructions = n;
   return r;
+}
+
+inline FlatRunResult cpu_run_flat(uint8_t* mem64k, uint16_t start_pc, uint64_t max_instructions,
+                                  bool stop_on_self_jump, uint8_t a = 0, uint8_t x = 0,
+                                  uint8_t y = 0, uint8_t sp = 0xFF, uint8_t p = 0x30, bool table_driven = false) {
+  return table_driven
+             ? cpu_run_flat_on<FlatBusTable>(mem64k, start_pc, max_instructions, stop_on_self_jump, a, x, y, sp, p)
+             : cpu_run_flat_on<FlatBus>(mem64k, start_pc, max_instructions, stop_on_self_jump, a, x, y, sp, p);
 }
 
 }  // namespace cule

@@ -11,12 +11,28 @@ import pytest
 
 from cule import _core
 
+# Every test runs both forms of Core::step: the host's per-opcode copies and the
+# table-driven one the GPU runs (csrc/cpu6507.hpp, CULE_HOST_OPCODE_SWITCH).
+TABLE_DRIVEN = False
+
+
+@pytest.fixture(autouse=True, params=[False, True], ids=["host-step", "gpu-step"])
+def step_form(request):
+    global TABLE_DRIVEN
+    TABLE_DRIVEN = request.param
+    yield
+    TABLE_DRIVEN = False
+
+
+def flat(*args, **kw):
+    return _core.cpu_run_flat(*args, table_driven=TABLE_DRIVEN, **kw)
+
 
 def run(program, start=0x0200, a=0, x=0, y=0, sp=0xFF, p=0x30, steps=None, mem=None):
     m = np.zeros(65536, dtype=np.uint8) if mem is None else mem
     m[start:start + len(program)] = program
     n = steps if steps is not None else 10**6
-    r = _core.cpu_run_flat(m, start, n, steps is None, a, x, y, sp, p)
+    r = flat(m, start, n, steps is None, a, x, y, sp, p)
     return r, m
 
 
@@ -100,13 +116,13 @@ def test_brk_and_rti_round_trip():
     # At $0200: BRK, (padding byte), then LDA #$42; JMP *
     prog = [0x00, 0xEA, 0xA9, 0x42, 0x4C, 0x04, 0x02]
     mem[0x0200:0x0200 + len(prog)] = prog
-    r = _core.cpu_run_flat(mem, 0x0200, 1, False, 0, 0, 0, 0xFF, 0x30 | C)
+    r = flat(mem, 0x0200, 1, False, 0, 0, 0, 0xFF, 0x30 | C)
     assert r["pc"] == 0x3000 and r["cycles"] == 7
     assert r["sp"] == 0xFC and r["p"] & I
     # The stack holds the return address $0202 (BRK skips a padding byte) and P with B set.
     assert mem[0x01FF] == 0x02 and mem[0x01FE] == 0x02
     assert mem[0x01FD] & B and mem[0x01FD] & C
-    r = _core.cpu_run_flat(mem, 0x0200, 10**4, True, 0, 0, 0, 0xFF, 0x30 | C)
+    r = flat(mem, 0x0200, 10**4, True, 0, 0, 0, 0xFF, 0x30 | C)
     assert r["pc"] == 0x0204 and r["a"] == 0x42 and r["sp"] == 0xFF
     assert r["p"] & C and not r["p"] & I       # RTI restored the flags
 
@@ -141,5 +157,5 @@ def test_klaus_dormann_functional_test():
     """Klaus Dormann's 6502 functional test reaches its success trap at $3469."""
     mem = np.fromfile(_functional_test_image(), dtype=np.uint8)
     assert mem.size == 65536
-    r = _core.cpu_run_flat(mem, 0x0400, 200_000_000, True)
+    r = flat(mem, 0x0400, 200_000_000, True)
     assert r["pc"] == 0x3469, f"trapped at ${r['pc']:04X}"
