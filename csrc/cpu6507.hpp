@@ -454,23 +454,20 @@ struct Core {
   CULE_FI void step() {
     const uint8_t opcode = fetch8();
 #if CULE_HOST_OPCODE_SWITCH && !defined(__CUDA_ARCH__)
-    if (!opcode_switch<Bus>(0)) {
-      execute(opcode, decode_entry(opcode));
-      return;
-    }
+    if (opcode_switch<Bus>(0)) {   // every case returns
 #define CULE_OP1(n) \
   case (n): execute((uint8_t)(n), kDecodeHost[(n)]); return;
 #define CULE_OP4(n) CULE_OP1(n) CULE_OP1((n) + 1) CULE_OP1((n) + 2) CULE_OP1((n) + 3)
 #define CULE_OP16(n) CULE_OP4(n) CULE_OP4((n) + 4) CULE_OP4((n) + 8) CULE_OP4((n) + 12)
 #define CULE_OP64(n) CULE_OP16(n) CULE_OP16((n) + 16) CULE_OP16((n) + 32) CULE_OP16((n) + 48)
-    switch (opcode) { CULE_OP64(0) CULE_OP64(64) CULE_OP64(128) CULE_OP64(192) }
+      switch (opcode) { CULE_OP64(0) CULE_OP64(64) CULE_OP64(128) CULE_OP64(192) }
 #undef CULE_OP64
 #undef CULE_OP16
 #undef CULE_OP4
 #undef CULE_OP1
-#else
-    execute(opcode, decode_entry(opcode));
+    }
 #endif
+    execute(opcode, decode_entry(opcode));   // the table-driven form
   }
 
   // One instruction after its opcode fetch: `d` is the opcode's decode entry.
