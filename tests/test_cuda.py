@@ -33,6 +33,8 @@ pytestmark = pytest.mark.skipif(not cuda_available(), reason="no CUDA device or 
 FRAMES = int(os.environ.get("CULE_LOCKSTEP_FRAMES", "5000"))
 SEGMENTS = int(os.environ.get("CULE_LOCKSTEP_SEGMENTS", "25"))
 GPU_WORKERS = int(os.environ.get("CULE_LOCKSTEP_GPU_WORKERS", "24"))
+# CULE_LOCKSTEP_GAMES: a comma-separated subset (e.g. the games a run cut short left).
+GAMES = [g for g in os.environ.get("CULE_LOCKSTEP_GAMES", "").split(",") if g]
 
 
 def test_cuda_matches_cpu_every_game():
@@ -43,6 +45,9 @@ def test_cuda_matches_cpu_every_game():
     # another, tens of milliseconds each).  Run with -s to see a line per game and,
     # every 30 s, how far each game has got.
     games = cule.list_games()
+    unknown = sorted(set(GAMES) - set(games))
+    assert not unknown, f"CULE_LOCKSTEP_GAMES names unknown games: {unknown}"
+    games = [g for g in games if g in GAMES] if GAMES else games
     local = threading.local()
 
     def stream(g):

@@ -127,6 +127,22 @@ def test_seed_int_is_consecutive_seeds():
             assert torch.equal(x, y)
 
 
+def test_observation_space_is_gymnasiums_batch_space_built_on_first_use():
+    from gymnasium.spaces import Box
+    from gymnasium.vector.utils import batch_space
+
+    env = AtariVectorEnv("pong", 3, num_threads=1, grayscale=False, img_height=50, img_width=40)
+    assert env._batched_observation_space is None   # the constructor does not build it
+    space = env.observation_space
+    assert space is env.observation_space
+    assert space == batch_space(env.single_observation_space, 3)
+    assert space.shape == (3, 4, 50, 40, 3) and space.dtype == np.uint8
+    assert int(space.low.min()) == 0 and int(space.high.max()) == 255
+    env.observation_space = Box(0, 1, (3, 1), np.uint8)   # assignable, as a VectorEnv's attribute
+    assert env.observation_space.shape == (3, 1)
+    env.close()
+
+
 def test_make_vec_v5_defaults_and_info_keys():
     import gymnasium as gym
 
@@ -323,6 +339,7 @@ def test_async_batches_match_single_threaded_ale_py(mode):
     ref = ale_vec.AtariVectorEnv("breakout", 5, **kw)
     env = AtariVectorEnv("breakout", 5, **kw)
     assert env.observation_space.shape == ref.observation_space.shape == (2, 4, 84, 84)
+    assert env.observation_space == ref.observation_space and env.action_space == ref.action_space
     oa, ia = ref.reset(seed=4)
     oc, ic = env.reset(seed=4)
     np.testing.assert_array_equal(_np(oc), oa)
