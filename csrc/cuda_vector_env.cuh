@@ -6,11 +6,12 @@
 // The per-env logic is vector_core.hpp's, the same functions the CPU VecEnv calls:
 //   k_vec_step / k_vec_reset: one thread per env runs the frames (console loaded and
 //     stored in the warp-interleaved layout, like k_act) and notes, for each of the env's
-//     two pooled screens, where its pixels are (VecDev::pend): a screen the frames left
-//     alone in a frame buffer is converted later, by k_vec_pool; only a screen whose
-//     buffer the next frame goes on drawing into is converted by the thread itself;
+//     two pooled screens, where its pixels are (VecDev::pend): a screen in the env's
+//     history slots (the default, stale_frame_on_early_stop off) or left alone in a
+//     frame buffer is converted later, by k_vec_pool; only a screen whose buffer the
+//     next frame goes on drawing into is converted by the thread itself;
 //   k_vec_pool: one thread per screen byte: the noted screens converted from the frame
-//     buffers (palette -> gray / RGB through the LUT), coalesced, then screen 0 :=
+//     buffers or history slots (palette -> gray / RGB through the LUT), coalesced, then screen 0 :=
 //     max(screen 0, screen 1), in place as on the CPU (a step that stops early pools
 //     that result again);
 //   k_vec_process: one thread per output element of an env that has new screens: one
@@ -19,6 +20,10 @@
 //   k_vec_obs: the stacked observations, oldest first, from the ring.
 // SAME_STEP runs step, process, final_obs, reset of the envs whose episode ended,
 // process, obs.  Nothing is copied to the host.
+
+#ifndef CULE_VEC_CONVERT_IN_STEP
+#define CULE_VEC_CONVERT_IN_STEP 0
+#endif
 
 namespace cule {
 
@@ -37,8 +42,9 @@ struct VecDev {
   uint8_t* stack;      // n x stack_num x obs_size
   int32_t* write_slot; // per env: the ring slot the new screens go to, -1: none
   uint8_t* clear;      // per env: a reset, zero the other slots
-  uint8_t* pend;       // per env and pooled screen k (n x 2): kPendNone, kPendZero, or
-                       // kPendBuffer + b: convert frame buffer b into it (k_vec_pool)
+  uint8_t* pend;       // per env and pooled screen k (n x 2): kPendNone, kPendZero,
+                       // kPendBuffer + b: convert frame buffer b into it, or kPendHist + h:
+                       // convert history slot h into it (k_vec_pool)
   const uint8_t* action_set;
   int num_actions;
   const uint8_t* lut;  // 256 x (r, g, b, gray)
@@ -51,6 +57,7 @@ namespace {
 constexpr uint8_t kPendNone = 0;     // the pooled screen is up to date
 constexpr uint8_t kPendZero = 1;     // it becomes all zeros
 constexpr uint8_t kPendBuffer = 2;   // + b: it becomes frame buffer b, converted
+constexpr uint8_t kPendHist = 4;     // + h: it becomes history slot h, converted
 
 CULE_HD size_t vec_word_index(int env, int w) {
   return (size_t)(env >> 5) * (size_t)kWords * 32u + (size_t)w * 32u + (size_t)(env & 31);
@@ -99,9 +106,18 @@ struct GpuOps {
     uint32_t* dst = (uint32_t*)hist(k);
     for (int w = 0; w < d->raw_px / 4; ++w) dst[w] = src[w];
   }
+  // The history slot is converted by k_vec_pool (one thread per byte, coalesced), which
+  // runs before anything writes the slot again: a step writes its history only before
+  // its hist_to_raw calls (a redo calls them again), and pend is cleared by
+  // k_vec_process.  CULE_VEC_CONVERT_IN_STEP=1 converts here instead, one thread per
+  // env (the form before 2026-11-30's later session, kept to time against).
   CULE_HD void hist_to_raw(int h, int k) {
+#if CULE_VEC_CONVERT_IN_STEP
     convert(hist(h), raw(k));
     pend(k) = kPendNone;
+#else
+    pend(k) = (uint8_t)(kPendHist + h);
+#endif
   }
   // Global memory still holds the console as it was before the step.
   CULE_HD void save() {}
@@ -248,6 +264,7 @@ __global__ void k_vec_pool(DeviceBatch b, VecDev d) {
   auto value = [&](uint8_t p, const uint8_t* r) -> uint8_t {
     if (p == kPendNone) return *r;
     if (p == kPendZero) return 0;
+    if (p >= kPendHist) return vec_screen_byte(d, d.hist + ((size_t)env * 2 + (p - kPendHist)) * d.raw_px, j);
     return vec_screen_byte(d, fb + (p - kPendBuffer) * kFrameBufferBytes, j);
   };
   const uint8_t v1 = value(p1, r0 + d.raw_size);

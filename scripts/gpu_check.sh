@@ -12,18 +12,17 @@
 #                                          # .whl/variants (scripts/build_cuda_variants.sh)
 #                                          # against the main object .whl/cuda_backend.o
 #                                          # (prepare_gpu_wheels.sh, CULE_PREBUILD_CUDA=1),
-#                                          # then the main object relinked; after tests
-#                                          # (its build); budget 300 s
+#                                          # then the main object relinked; budget 300 s
 #   bash scripts/gpu_check.sh OUT session  # tests (lock step over 5,000 frames, its time
 #                                          # capped to leave 175 s), then variants, in
 #                                          # one call; budget 570 s
 #   bash scripts/gpu_check.sh OUT steady   # the vector env in steady state (breakout,
 #                                          # 2,048 envs, after 300 warm-up steps) with
-#                                          # the memos and with CULE_RESET_MEMO=0; after
-#                                          # tests; budget 200 s
+#                                          # the memos and with CULE_RESET_MEMO=0; budget
+#                                          # 200 s
 #
-# (tests and bench: under 9 minutes each, meant as two back-to-back calls on one machine,
-# the second reusing the first's build.)  Downloads nothing: it uses the Python found
+# (bench, variants and steady build first, about 70 s, unless an earlier call on the same
+# machine did: a machine stays warm 30 s after a call.)  Downloads nothing: it uses the Python found
 # there (3.10+, with torch, pybind11, setuptools, numpy, pytest).  Missing packages
 # (ale-py, gymnasium) come from wheels in ./.whl, and .whl/cuda_backend.o, compiled
 # beforehand from these same sources, saves the nvcc run (scripts/prepare_gpu_wheels.sh
@@ -63,9 +62,9 @@ if [ -d .whl ] && ls .whl/*.whl > /dev/null 2>&1; then
 fi
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
 
-build_and_test() {
-  # reserve for the benchmark and the lock step when running everything
-  R=0; [ "$PHASE" = "all" ] && R=210; [ "$PHASE" = "session" ] && R=300
+# reserve for the benchmark and the lock step when running everything
+R=0; [ "$PHASE" = "all" ] && R=210; [ "$PHASE" = "session" ] && R=300
+build() {
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv || true
   echo "== build (CULE_CUDA=1, sm_${CULE_CUDA_ARCHS:-90}, without the host emulation)"
   echo "nvcc here: $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*')"
@@ -82,6 +81,9 @@ build_and_test() {
   echo "build rc=$rc after $(( $(date +%s) - T0 )) s"
   [ $rc -eq 0 ] || { tail -60 /tmp/cule_build.log; exit $rc; }
   "$PY" -c "import cule, torch; print(cule.build_info(), torch.cuda.get_device_name(0))"
+}
+build_and_test() {
+  build
   echo "== CUDA tests (API, errors, snapshots, vector env)"
   timeout "$(limit 150 $((R > 0 ? R : 100)))" "$PY" -m pytest -v -rfE --durations=0 tests/test_cuda.py -k "not every_game" \
     -p no:cacheprovider > "$OUT/cuda_quick.log" 2>&1
@@ -107,7 +109,8 @@ if [ "$PHASE" = "all" ] || [ "$PHASE" = "tests" ] || [ "$PHASE" = "session" ]; t
 fi
 
 # ---- bench ----
-[ -n "$(ls cule/_cuda.cpython-*.so 2>/dev/null)" ] || { echo "cule._cuda is not built: run the tests phase first"; exit 1; }
+# A fresh machine (bench, variants or steady as its first call) builds first.
+[ -n "$(ls cule/_cuda.cpython-*.so 2>/dev/null)" ] || build
 if [ "$PHASE" = "steady" ]; then
   # Random breakout episodes last about 190 steps (game over, at different steps for
   # different envs), so after the warm-up most envs have reset once and resets keep
@@ -162,8 +165,8 @@ timeout -k 30 "$(limit 200 $([ "$PHASE" = bench ] && echo 150 || echo 100))" "$P
 echo "benchmark rc=$? after $(( $(date +%s) - T0 )) s"
 if [ "$PHASE" = "bench" ]; then
   echo "== step timings (scripts/cuda_timing.py: a synchronisation after every step)"
-  timeout "$(limit 100 100)" "$PY" scripts/cuda_timing.py main \
-    "atari,32,0,1;atari,65536,0,1;atari,131072,0,1;atari,16384,1,4;vec,16384,1,4;vec,65536,1,4" \
+  timeout "$(limit 150 100)" "$PY" scripts/cuda_timing.py main \
+    "atari,32,0,1;atari,65536,0,1;atari,131072,0,1;atari,16384,1,4;vec,16384,1,4;vec,65536,1,4;vec,131072,1,4" \
     "$OUT/cuda_timing.jsonl" 2>&1
 fi
 "$PY" - "$OUT" <<'PYEOF'
