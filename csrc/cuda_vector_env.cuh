@@ -248,9 +248,10 @@ __global__ void CULE_RESET_BOUNDS k_vec_reset_done(DeviceBatch b, GameConfig g, 
 }
 
 // One thread per screen byte of every env: the pooled screens noted in VecDev::pend are
-// written (converted from a frame buffer, or zeros), then, for an env with new screens,
-// screen 0 := max(screen 0, screen 1) in place as the CPU VecEnv does (a later step
-// that captures nothing pools this result again).  pend is cleared by k_vec_process.
+// written (converted from a frame buffer or a history slot, or zeros), then, for an env
+// with new screens, screen 0 := max(screen 0, screen 1) in place as the CPU VecEnv does
+// (a later step that captures nothing pools this result again).  pend is cleared by
+// k_vec_process.
 __global__ void k_vec_pool(DeviceBatch b, VecDev d) {
   long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= (long long)d.n * d.raw_size) return;

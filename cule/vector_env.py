@@ -445,8 +445,8 @@ class AtariVectorEnv(VectorEnv):
     def observation_space(self) -> Box:
         """The batched observation space: a uint8 Box of shape ``(batch_size,) +
         single_observation_space.shape``, bounds 0 and 255, seeded with a copy of
-        ``single_observation_space``'s RNG; equal to Gymnasium's
-        ``batch_space(single_observation_space, batch_size)``.
+        ``single_observation_space``'s RNG as it is at the first access; equal to
+        Gymnasium's ``batch_space(single_observation_space, batch_size)`` made then.
 
         Built on first access, not by the constructor: its ``low`` and ``high`` are full
         arrays of the batch's shape (1.85 GB each with the defaults at 65,536 envs).  Built
