@@ -27,21 +27,9 @@
 #else
 #define CULE_STEP_BOUNDS
 #endif
-// The same for the reset kernels (k_load, k_reset, k_vec_reset, k_vec_reset_done;
-// uncapped: 154-178 registers, so 65,536 consoles take two waves).  An experiment, off
-// (0) until measured: a vector env's first reset took 37 s at 65,536 envs on an H200.
-#ifndef CULE_RESET_MIN_BLOCKS
-#define CULE_RESET_MIN_BLOCKS 0
-#endif
-#if CULE_RESET_MIN_BLOCKS > 0
-#define CULE_RESET_BOUNDS __launch_bounds__(128, CULE_RESET_MIN_BLOCKS)
-#else
-#define CULE_RESET_BOUNDS
-#endif
 #else
 #include "cuda_shim.hpp"
 #define CULE_STEP_BOUNDS
-#define CULE_RESET_BOUNDS
 #endif
 
 #include <stddef.h>
@@ -105,7 +93,7 @@ __device__ __forceinline__ Machine machine(const DeviceBatch& b, Console& c, con
   return Machine{c, g, b.rom, b.fbs + (size_t)env * 2 * kFrameBufferBytes, b.memo};
 }
 
-__global__ void CULE_RESET_BOUNDS k_load(DeviceBatch b, GameConfig g, const uint32_t* seeds, const uint16_t* modes,
+__global__ void k_load(DeviceBatch b, GameConfig g, const uint32_t* seeds, const uint16_t* modes,
                        const uint8_t* diffs, EnvParams p) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
   if (env >= b.n) return;
@@ -131,7 +119,7 @@ __global__ void k_set_mode(DeviceBatch b, uint16_t mode, uint8_t difficulty) {
   store_console(b.states, env, s);
 }
 
-__global__ void CULE_RESET_BOUNDS k_reset(DeviceBatch b, GameConfig g, const uint8_t* mask, EnvParams p) {
+__global__ void k_reset(DeviceBatch b, GameConfig g, const uint8_t* mask, EnvParams p) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
   if (env >= b.n || !mask[env]) return;
   ConsoleStorage s;

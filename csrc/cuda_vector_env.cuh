@@ -11,19 +11,15 @@
 //     frame buffer is converted later, by k_vec_pool; only a screen whose buffer the
 //     next frame goes on drawing into is converted by the thread itself;
 //   k_vec_pool: one thread per screen byte: the noted screens converted from the frame
-//     buffers or history slots (palette -> gray / RGB through the LUT), coalesced, then screen 0 :=
-//     max(screen 0, screen 1), in place as on the CPU (a step that stops early pools
-//     that result again);
+//     buffers or history slots (palette -> gray / RGB through the LUT), coalesced, then
+//     screen 0 := max(screen 0, screen 1), in place as on the CPU (a step that stops
+//     early pools that result again);
 //   k_vec_process: one thread per output element of an env that has new screens: one
 //     INTER_AREA element (vc_area_element) of screen 0, written into the env's
 //     frame-stack ring (a reset zeroes the other slots);
 //   k_vec_obs: the stacked observations, oldest first, from the ring.
 // SAME_STEP runs step, process, final_obs, reset of the envs whose episode ended,
 // process, obs.  Nothing is copied to the host.
-
-#ifndef CULE_VEC_CONVERT_IN_STEP
-#define CULE_VEC_CONVERT_IN_STEP 0
-#endif
 
 namespace cule {
 
@@ -109,16 +105,8 @@ struct GpuOps {
   // The history slot is converted by k_vec_pool (one thread per byte, coalesced), which
   // runs before anything writes the slot again: a step writes its history only before
   // its hist_to_raw calls (a redo calls them again), and pend is cleared by
-  // k_vec_process.  CULE_VEC_CONVERT_IN_STEP=1 converts here instead, one thread per
-  // env (the form before 2026-11-30's later session, kept to time against).
-  CULE_HD void hist_to_raw(int h, int k) {
-#if CULE_VEC_CONVERT_IN_STEP
-    convert(hist(h), raw(k));
-    pend(k) = kPendNone;
-#else
-    pend(k) = (uint8_t)(kPendHist + h);
-#endif
-  }
+  // k_vec_process.
+  CULE_HD void hist_to_raw(int h, int k) { pend(k) = (uint8_t)(kPendHist + h); }
   // Global memory still holds the console as it was before the step.
   CULE_HD void save() {}
   CULE_HD void restore() {
@@ -179,7 +167,7 @@ __global__ void k_vec_seed_noops(VecDev d, const uint32_t* seeds) {
 
 // seeds[env]: -2 not reset, -1 reset keeping the RNGs, >= 0 reseed.  Every row of `out`
 // is written.
-__global__ void CULE_RESET_BOUNDS k_vec_reset(DeviceBatch b, GameConfig g, VecDev d, const int64_t* seeds, vec::VecOutputs out) {
+__global__ void k_vec_reset(DeviceBatch b, GameConfig g, VecDev d, const int64_t* seeds, vec::VecOutputs out) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
   if (env >= d.n) return;
   ConsoleStorage cs;
@@ -230,7 +218,7 @@ __global__ void CULE_STEP_BOUNDS k_vec_step(DeviceBatch b, GameConfig g, VecDev 
 
 // SAME_STEP, after the final observations: resets the envs whose episode ended and
 // reports their new lives and frame counters (reward and flags stay the step's).
-__global__ void CULE_RESET_BOUNDS k_vec_reset_done(DeviceBatch b, GameConfig g, VecDev d, const int32_t* bad, vec::VecOutputs out) {
+__global__ void k_vec_reset_done(DeviceBatch b, GameConfig g, VecDev d, const int32_t* bad, vec::VecOutputs out) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
   if (env >= d.n) return;
   if (*bad || !vc_episode_over(d.slots[env], d.o)) {
