@@ -359,15 +359,77 @@ inline void tia_write16(uint8_t* out, uint64_t lo, uint64_t hi, uint32_t cols, i
 #define CULE_TIA_SSE2 0
 #endif
 
+// CULE_TIA_WIDE_STORES=1 (a build switch, off by default; meant for the GPU): pixels are
+// written with aligned 8-byte stores wherever 8 of them fall in one aligned word, and
+// byte by byte only at a window's unaligned ends.  A GPU lane's frame buffer is its own,
+// so the 32 lanes of a warp store to 32 different lines: without this switch nvcc turns
+// each 8-byte memcpy at an address of unknown alignment into 8 byte stores, so a drawn
+// frame costs about one warp-wide store per pixel.  The same bytes land at the same
+// addresses either way.
+#ifndef CULE_TIA_WIDE_STORES
+#define CULE_TIA_WIDE_STORES 0
+#endif
+
+// One aligned 8-byte store (p is a multiple of 8).
+CULE_FI void tia_store8(uint8_t* p, uint64_t v) {
+#if defined(__CUDA_ARCH__)
+  *reinterpret_cast<uint64_t*>(p) = v;
+#else
+  memcpy(p, &v, 8);
+#endif
+}
+
+// Bytes before the first 8-aligned address at or after p (0..7).
+CULE_FI int tia_misalign(const uint8_t* p) { return (int)((8u - ((uint32_t)(uintptr_t)p & 7u)) & 7u); }
+
 // Fill len (>= 0) bytes with v.  Short fills are the rule here, where a library
 // memset call costs more than the stores.
 CULE_FI void tia_fill(uint8_t* p, uint8_t v, int len) {
   const uint64_t v8 = 0x0101010101010101ull * v;
+#if CULE_TIA_WIDE_STORES
+  int head = tia_misalign(p);
+  if (head > len) head = len;
+  for (int i = 0; i < head; ++i) p[i] = v;
+  p += head;
+  len -= head;
+  while (len >= 8) { tia_store8(p, v8); p += 8; len -= 8; }
+  for (int i = 0; i < len; ++i) p[i] = v;
+#else
   while (len >= 8) { memcpy(p, &v8, 8); p += 8; len -= 8; }
   if (len & 4) { const uint32_t v4 = (uint32_t)v8; memcpy(p, &v4, 4); p += 4; }
   if (len & 2) { const uint16_t v2 = (uint16_t)v8; memcpy(p, &v2, 2); p += 2; }
   if (len & 1) *p = v;
+#endif
 }
+
+#if CULE_TIA_WIDE_STORES
+// The colour of pixel i of a window from its two index bits (0 COLUBK, 1 COLUPF, 2
+// COLUP0, 3 COLUP1; cols holds them a byte each).
+CULE_FI uint8_t tia_pixel(uint64_t lo, uint64_t hi, uint32_t cols, int i) {
+  const uint32_t idx = (uint32_t)((lo >> i) & 1u) | ((uint32_t)((hi >> i) & 1u) << 1);
+  return (uint8_t)(cols >> (8 * idx));
+}
+
+// Write the n (1..64) pixels of a window: bytes up to the first aligned word, then whole
+// aligned words (one colour repeated when the word's 8 pixels share it), then bytes.
+CULE_FI void tia_write_window(uint8_t* out, uint64_t lo, uint64_t hi, uint32_t cols, int n) {
+  int i = tia_misalign(out);
+  if (i > n) i = n;
+  for (int k = 0; k < i; ++k) out[k] = tia_pixel(lo, hi, cols, k);
+  for (; i + 8 <= n; i += 8) {
+    const uint32_t l8 = (uint32_t)(lo >> i) & 0xFFu, h8 = (uint32_t)(hi >> i) & 0xFFu;
+    uint64_t w;
+    if ((l8 == 0 || l8 == 0xFFu) && (h8 == 0 || h8 == 0xFFu)) {
+      w = 0x0101010101010101ull * tia_pixel(lo, hi, cols, i);
+    } else {
+      w = 0;
+      for (int k = 0; k < 8; ++k) w |= (uint64_t)tia_pixel(lo, hi, cols, i + k) << (8 * k);
+    }
+    tia_store8(out + i, w);
+  }
+  for (; i < n; ++i) out[i] = tia_pixel(lo, hi, cols, i);
+}
+#endif
 
 // Draw `count` pixels of the visible line starting at pixel x (0..159).
 CULE_BIG void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
@@ -455,6 +517,9 @@ CULE_BIG void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
       count -= n;
       continue;
     }
+#if CULE_TIA_WIDE_STORES
+    tia_write_window(out, lo, hi, cols, n);
+#else
     // Write the window run by run (a run: pixels with the same colour index).  Bit i
     // of `edges` marks a run starting at pixel i > 0; walking those bits keeps the
     // loop's only carried dependency short.
@@ -486,6 +551,7 @@ CULE_BIG void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
       edges &= edges - 1;
       start = end;
     }
+#endif
     out += n;
     x += n;
     count -= n;

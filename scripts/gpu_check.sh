@@ -6,8 +6,9 @@
 #                                          # frames in what is left
 #   bash scripts/gpu_check.sh OUT tests    # build + CUDA tests, lock step over 5,000 frames
 #   bash scripts/gpu_check.sh OUT bench    # benchmark, step timings (scripts/cuda_timing.py),
-#                                          # memory per env, ncu profiles of k_act and
-#                                          # k_vec_step
+#                                          # those of .whl/variants/wide.o if made (build
+#                                          # switch CULE_TIA_WIDE_STORES), memory per env,
+#                                          # ncu profiles of k_vec_step and k_act
 #   bash scripts/gpu_check.sh OUT variants # step timings of the build variants in
 #                                          # .whl/variants (scripts/build_cuda_variants.sh)
 #                                          # against the main object .whl/cuda_backend.o
@@ -171,8 +172,21 @@ echo "benchmark rc=$? after $(( $(date +%s) - T0 )) s"
 if [ "$PHASE" = "bench" ]; then
   echo "== step timings (scripts/cuda_timing.py: a synchronisation after every step)"
   timeout "$(limit 150 100)" "$PY" scripts/cuda_timing.py main \
-    "atari,32,0,1;atari,65536,0,1;atari,131072,0,1;atari,16384,1,4;vec,16384,1,4;vec,65536,1,4;vec,131072,1,4" \
+    "atari,32,0,1;atari,65536,0,1;atari,131072,0,1;atari,16384,1,4;vec,16384,1,4;atari,65536,1,4;vec,65536,1,4;vec,131072,1,4" \
     "$OUT/cuda_timing.jsonl" 2>&1
+  # The wide-store variant (-DCULE_TIA_WIDE_STORES=1: drawn pixels stored 8 bytes at a time
+  # instead of byte by byte) against the lines above, when its object and the main one
+  # were made from these sources; the main object is relinked afterwards.
+  want=$(bash scripts/cuda_sources_sha.sh "${CULE_CUDA_ARCHS:-90}")
+  if [ -f .whl/variants/wide.o ] && [ "$want" = "$(cat .whl/variants/sources.sha256 2>/dev/null)" ] \
+     && [ "$want" = "$(cat .whl/cuda_backend.sha256 2>/dev/null)" ]; then
+    echo "== variant wide (step timings as above)"
+    timeout "$(limit 90 200)" bash scripts/gpu_variants.sh "$OUT" "atari,65536,1,4;vec,65536,1,4" \
+      "wide=.whl/variants/wide.o" 2>&1
+    echo "variant rc=$? after $(( $(date +%s) - T0 )) s"
+    bash scripts/gpu_variants.sh "$OUT" "atari,32,0,1" "main=.whl/cuda_backend.o" > /dev/null 2>&1 \
+      || echo "could not relink the main object"
+  fi
 fi
 "$PY" - "$OUT" <<'PYEOF'
 import json, sys, torch, cule
@@ -206,27 +220,10 @@ json.dump(summary, open(f"{out}/gpu_check.json", "w"), indent=2)
 print("wrote", f"{out}/gpu_check.json")
 PYEOF
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-if [ "$PHASE" = "bench" ] && [ -n "$NCU" ] && [ "$(left)" -gt 40 ]; then
-  echo "== ncu: k_act, pong, 16384 consoles, frameskip 1, render=False"
-  # Divergence (threads per warp instruction), occupancy, stall reasons, memory.
-  timeout "$(limit 120 70)" "$NCU" --clock-control none --kernel-name k_act --launch-skip 3 --launch-count 1 \
-    --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
-    --section SchedulerStats --section MemoryWorkloadAnalysis --section InstructionStats \
-    --metrics smsp__thread_inst_executed_per_inst_executed.ratio,smsp__sass_average_branch_targets_threads_uniform.pct,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,smsp__inst_executed.sum \
-    "$PY" -c "
-import torch, cule
-e = cule.Atari('pong', 16384, device='cuda', frameskip=1, render=False)
-g = torch.Generator().manual_seed(0)
-for _ in range(6):
-    e.act(e.action_set[torch.randint(len(e.action_set), (16384,), generator=g)].cuda())
-e.synchronize()
-" > "$OUT/ncu_k_act.txt" 2>&1
-  echo "ncu rc=$?"; grep -E "Threads|Branch|Hit Rate|Occupancy|Registers|Duration|Issued|No Eligible|Stall" "$OUT/ncu_k_act.txt" | head -40
-fi
 if [ "$PHASE" = "bench" ] && [ -n "$NCU" ] && [ "$(left)" -gt 60 ]; then
   echo "== ncu: k_vec_step, pong vector env defaults, 16384 envs (full set; per-instruction page gzipped)"
   rm -f /tmp/ncu_k_vec_step.ncu-rep
-  timeout "$(limit 120 5)" "$NCU" --clock-control none --set full --import-source yes --kernel-name k_vec_step \
+  timeout "$(limit 120 45)" "$NCU" --clock-control none --set full --import-source yes --kernel-name k_vec_step \
     --launch-skip 3 --launch-count 1 -f -o /tmp/ncu_k_vec_step "$PY" -c "
 import torch, cule
 e = cule.AtariVectorEnv('pong', 16384, device='cuda')
@@ -240,6 +237,23 @@ torch.cuda.synchronize()
   "$NCU" -i /tmp/ncu_k_vec_step.ncu-rep --page details > "$OUT/ncu_k_vec_step.txt" 2>&1
   "$NCU" -i /tmp/ncu_k_vec_step.ncu-rep --page source --csv --print-source sass 2>&1 | gzip > "$OUT/ncu_k_vec_step_sass.csv.gz"
   grep -E "Duration|Threads Per Warp|Warp Cycles Per Issued|Achieved Occ|Registers Per" "$OUT/ncu_k_vec_step.txt" | head
+fi
+if [ "$PHASE" = "bench" ] && [ -n "$NCU" ] && [ "$(left)" -gt 40 ]; then
+  echo "== ncu: k_act, pong, 16384 consoles, frameskip 1, render=False"
+  # Divergence (threads per warp instruction), occupancy, stall reasons, memory.
+  timeout "$(limit 120 5)" "$NCU" --clock-control none --kernel-name k_act --launch-skip 3 --launch-count 1 \
+    --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+    --section SchedulerStats --section MemoryWorkloadAnalysis --section InstructionStats \
+    --metrics smsp__thread_inst_executed_per_inst_executed.ratio,smsp__sass_average_branch_targets_threads_uniform.pct,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,smsp__inst_executed.sum \
+    "$PY" -c "
+import torch, cule
+e = cule.Atari('pong', 16384, device='cuda', frameskip=1, render=False)
+g = torch.Generator().manual_seed(0)
+for _ in range(6):
+    e.act(e.action_set[torch.randint(len(e.action_set), (16384,), generator=g)].cuda())
+e.synchronize()
+" > "$OUT/ncu_k_act.txt" 2>&1
+  echo "ncu rc=$?"; grep -E "Threads|Branch|Hit Rate|Occupancy|Registers|Duration|Issued|No Eligible|Stall" "$OUT/ncu_k_act.txt" | head -40
 fi
 # The device tool brings back 8 files: the plot is the one left out.
 [ "$PHASE" = "bench" ] && rm -f "$OUT/benchmark.png"
