@@ -468,7 +468,14 @@ def parse_args(argv=None):
         path = args.resume
         if os.path.isdir(path):
             path = os.path.join(path, "checkpoint.pt")
-        ckpt = torch.load(path, map_location="cpu", weights_only=False)
+        if not os.path.isfile(path):
+            raise SystemExit(f"--resume {args.resume}: no checkpoint file at {path}")
+        try:
+            ckpt = torch.load(path, map_location="cpu", weights_only=False)
+        except Exception as e:  # noqa: BLE001 - any unreadable file gets the same one-line error
+            raise SystemExit(f"--resume {args.resume}: {path} is not a checkpoint this agent wrote ({e})") from None
+        if not isinstance(ckpt, dict) or "args" not in ckpt:
+            raise SystemExit(f"--resume {args.resume}: {path} is not a checkpoint this agent wrote")
         explicit = vars(build_parser(suppress_defaults=True).parse_args(argv))
         if "game" in explicit and rom_id(explicit["game"]) != rom_id(ckpt["args"]["game"]):
             raise SystemExit(f"--game {explicit['game']} differs from the checkpoint's "
@@ -604,6 +611,10 @@ def train(args, ckpt=None):
     torch.backends.cudnn.benchmark = not args.torch_deterministic
     cuda = device.type == "cuda"
     args.game = rom_id(args.game)
+    for flag in ("num_envs", "num_steps", "num_minibatches", "steps_per_update"):
+        if getattr(args, flag) is not None and getattr(args, flag) < 1:
+            raise SystemExit(f"--{flag.replace('_', '-')} must be >= 1 (leave it out for the default), "
+                             f"got {getattr(args, flag)}")
     N = args.num_envs = args.num_envs or (1200 if cuda else 32)
     T = args.num_steps
     M = args.num_minibatches = args.num_minibatches or (20 if cuda else 4)

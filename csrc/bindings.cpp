@@ -23,6 +23,18 @@ PYBIND11_MODULE(_core, m) {
   // Where a snapshot row (one Console) keeps TIA's current-buffer index (tests).
   m.attr("console_cur_buf_offset") = (int)(offsetof(Console, tia) + offsetof(TiaState, cur_buf));
   m.attr("cuda") = false;
+  m.def(
+      "legal_actions",
+      [](int game_id) {
+        if (game_id < 0 || game_id > 255) throw std::invalid_argument("game id out of range");
+        std::vector<int> out;
+        for (int a = 0; a < A_NUM_ACTIONS; ++a)
+          if (game_legal((uint8_t)game_id, (uint8_t)a)) out.push_back(a);
+        return out;
+      },
+      py::arg("game_id"),
+      "ALE's legal action set of a game (ALEInterface.getLegalActionSet): the action ids 0..17 its "
+      "RomSettings::isLegal accepts, in increasing order");
 
   py::class_<CpuBatch>(m, "CpuBatch")
       .def(py::init([](const py::dict& cfg, const py::bytes& rom, int num_envs, int num_threads) {

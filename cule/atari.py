@@ -23,6 +23,8 @@ def _as_index_array(values, name: str, upper: int) -> np.ndarray:
     if isinstance(values, torch.Tensor):
         if values.dtype in (torch.bool,) or values.is_floating_point() or values.is_complex():
             raise ValueError(f"{name} must be integers, got a {values.dtype} tensor")
+        if values.is_meta:
+            raise ValueError(f"{name} is a tensor on the meta device, which holds no values")
         arr = values.detach().to("cpu").numpy()
     else:
         arr = np.asarray(values)
@@ -35,6 +37,65 @@ def _as_index_array(values, name: str, upper: int) -> np.ndarray:
         bad = arr[(arr < 0) | (arr >= upper)][0]
         raise ValueError(f"{name} contains {int(bad)}, outside [0, {upper})")
     return arr
+
+
+_DIGEST_ROWS = 4096     # rows one pass of _row_digests converts at once (bounds its temporaries)
+_digest_weights: dict = {}
+
+
+def _row_digests(rows: torch.Tensor) -> torch.Tensor:
+    """int64 tensor [k] on ``rows``' device: a checksum of each row of a uint8 [k, n] tensor.
+
+    The row's bytes, read as little-endian 32-bit words (zero-padded), are weighted by
+    fixed pseudo-random 16-bit weights and summed (below 2**63 for rows up to 128 KiB).
+    Any single changed byte changes it, and random bytes match with odds of about 2**-59.
+    It guards snapshots against corruption and mix-ups (bytes that would make the emulator
+    run off its buffers or loop), not against deliberate forgery.
+    """
+    k, n = rows.shape
+    words = (n + 3) // 4
+    key = (str(rows.device), words)
+    w = _digest_weights.get(key)
+    if w is None:
+        host = np.random.default_rng(0x63756C65).integers(1, 1 << 16, size=words, dtype=np.int64)
+        w = _digest_weights[key] = torch.from_numpy(host).to(rows.device)
+    out = torch.empty(k, dtype=torch.int64, device=rows.device)
+    for i in range(0, k, _DIGEST_ROWS):
+        part = rows[i:i + _DIGEST_ROWS]
+        if n % 4:
+            part = torch.nn.functional.pad(part, (0, 4 * words - n))
+        part = part.contiguous().view(torch.int32).to(torch.int64) & 0xFFFFFFFF
+        out[i:i + _DIGEST_ROWS] = (part * w).sum(dim=1)
+    return out
+
+
+def _check_digests(rows: torch.Tensor, digests, what: str, error=ValueError) -> None:
+    """Raises ``error`` unless ``digests`` (one int64 per row) equals ``_row_digests(rows)``."""
+    d = digests if isinstance(digests, torch.Tensor) else torch.as_tensor(np.asarray(digests))
+    if d.dtype != torch.int64 or tuple(d.shape) != (len(rows),):
+        raise error(f"{what}: the digest must be int64 of shape ({len(rows)},), got {d.dtype} {tuple(d.shape)}")
+    bad = (_row_digests(rows) != d.to(rows.device)).nonzero().flatten().cpu()
+    if len(bad):
+        shown = ", ".join(str(int(r)) for r in bad[:8]) + (", ..." if len(bad) > 8 else "")
+        raise error(f"{what}: {len(bad)} row(s) ({shown}) do not match their digest; the snapshot is corrupt, "
+                    "was edited, or its rows were mixed with another snapshot's")
+
+
+def _check_memory(num_envs: int, device: torch.device, emulated: bool) -> None:
+    """ValueError when the consoles and their two frame buffers alone would not fit in the
+    machine's memory (the CPU's physical memory, or the GPU's), before anything is allocated."""
+    need = num_envs * (_core.console_state_bytes + 2 * _core.frame_buffer_bytes)
+    if device.type == "cuda" and not emulated:
+        index = device.index if device.index is not None else torch.cuda.current_device()
+        have, where = torch.cuda.get_device_properties(index).total_memory, f"GPU {index}"
+    else:
+        try:
+            have, where = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"), "this machine"
+        except (ValueError, OSError, AttributeError):   # no such sysconf names here
+            return
+    if need > have:
+        raise ValueError(f"num_envs={num_envs} needs at least {need / 2**30:.1f} GiB for its consoles and frame "
+                         f"buffers, more than the {have / 2**30:.1f} GiB of {where}")
 
 
 def _core_cuda_built() -> bool:
@@ -55,6 +116,8 @@ def _check_device_actions(actions, device) -> torch.Tensor:
     t = torch.as_tensor(actions)
     if t.dtype == torch.bool or t.is_floating_point() or t.is_complex():
         raise ValueError(f"actions must be integers, got {t.dtype}")
+    if t.is_meta:
+        raise ValueError("actions is a tensor on the meta device, which holds no values")
     if t.device.type == "cpu" and t.numel() and bool(((t < 0) | (t >= 18)).any()):
         raise ValueError("actions contains ids outside [0, 18)")
     return t.to(device=device, dtype=torch.int64)
@@ -73,8 +136,10 @@ class Atari:
         repeat_action_probability: probability that a frame repeats the previous
             action instead of the new one (sticky actions), decided on every frame as
             ALE does, in [0, 1].  ALE's default 0.25.
-        full_action_space: ``action_set`` lists all 18 actions instead of the
-            game's minimal set.
+        full_action_space: ``action_set`` is ALE's legal action set
+            (``getLegalActionSet``: all 18 actions, except for skiing and lost_luggage,
+            whose RomSettings make the 9 with FIRE illegal) instead of the game's minimal
+            set.
         max_num_frames_per_episode: truncate an episode after this many frames
             (0: never), as ALE's setting of that name.
         mode, difficulty: game mode and difficulty switches; must be ones the game
@@ -107,8 +172,9 @@ class Atari:
                  num_threads: Optional[int] = None, render: bool = True, _emulate_cuda: bool = False):
         self.rom: Rom = load_rom(game)
         info = self.rom.info
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
+        if (isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1
+                or num_envs > 2**31 - 1):
+            raise ValueError(f"num_envs must be an integer in [1, 2**31 - 1], got {num_envs!r}")
         num_envs = int(num_envs)
         try:
             self.device = torch.device(device)
@@ -125,8 +191,12 @@ class Atari:
             raise ValueError(f"device {device!r} is not available: "
                              + ("no CUDA device is present" if _core_cuda_built() else
                                 "this build of cule has no CUDA backend (cule.build_info()['cuda'] is False)"))
+        _check_memory(num_envs, self.device, _emulate_cuda)
         if isinstance(frameskip, bool) or not isinstance(frameskip, (int, np.integer)) or frameskip < 1:
             raise ValueError(f"frameskip must be an integer >= 1, got {frameskip!r}")
+        if isinstance(repeat_action_probability, bool) or not isinstance(repeat_action_probability,
+                                                                         (int, float, np.integer, np.floating)):
+            raise ValueError(f"repeat_action_probability must be a number in [0, 1], got {repeat_action_probability!r}")
         p = float(repeat_action_probability)
         if not (0.0 <= p <= 1.0):
             raise ValueError(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
@@ -164,7 +234,8 @@ class Atari:
         self.difficulty = int(difficulty)
         self.seeds = seeds
         self.screen_shape = self.rom.screen_shape
-        ids = list(range(18)) if self.full_action_space else list(info["minimal_actions"])
+        ids = (_core.legal_actions(native_config(self.rom)["game_id"]) if self.full_action_space
+               else list(info["minimal_actions"]))
         self.action_set = torch.tensor(ids, dtype=torch.int64)
         self._cuda = None
         if _emulate_cuda:
@@ -243,7 +314,7 @@ class Atari:
         # converted by the native side; anything it declines takes the full checks below.
         if self._cuda is not None:
             pass
-        elif type(actions) is torch.Tensor and actions.is_cpu:
+        elif type(actions) is torch.Tensor and actions.is_cpu and not actions.requires_grad:
             r = self._batch.act_fast(actions.numpy(), *self._params())
             if r is not None:
                 return torch.from_numpy(r)
@@ -349,10 +420,11 @@ class Atari:
         loadable with ``torch.load``, ``weights_only=True`` included):
         ``format``, ``game``, ``md5``, ``console_state_bytes``, ``frame_buffer_bytes``,
         ``env_ids`` (int64 [k], on the CPU), ``consoles`` (uint8 [k, console_state_bytes]),
-        ``frame_buffers`` (uint8 [k, frame_buffer_bytes]); ``consoles`` and
-        ``frame_buffers`` are on the env's device.  Both backends write the same bytes,
-        so a state moves between CPU and CUDA envs.  The bytes are this build's struct
-        layout: restore them with the same cule version.
+        ``frame_buffers`` (uint8 [k, frame_buffer_bytes]) and ``digest`` (int64 [k], a
+        checksum of each row of ``consoles``, which ``restore_state`` checks); ``consoles``,
+        ``frame_buffers`` and ``digest`` are on the env's device.  Both backends write the
+        same bytes, so a state moves between CPU and CUDA envs.  The bytes are this build's
+        struct layout: restore them with the same cule version, and do not edit them.
         Raises ValueError for bad env ids.
         """
         ids = (np.arange(self.num_envs, dtype=np.int64) if env_ids is None
@@ -373,6 +445,7 @@ class Atari:
             "env_ids": torch.from_numpy(ids.copy()),
             "consoles": c,
             "frame_buffers": f,
+            "digest": _row_digests(c),
         }
 
     def restore_state(self, state: dict, env_ids=None) -> None:
@@ -384,17 +457,21 @@ class Atari:
             env_ids: the envs to overwrite, one per snapshot row (default: the env ids
                 the snapshot was taken from).
         Raises:
-            ValueError: a state of another game, format or build, or env ids that do not
-                match the snapshot's rows.
+            ValueError: a state of another game, format or build, consoles whose bytes do
+                not match their digest (a corrupt or edited snapshot), or env ids that do
+                not match the snapshot's rows.  Nothing is changed then.
         """
         if not isinstance(state, dict) or state.get("format") != "cule.Atari/1":
             raise ValueError("state must be a dict returned by cule.Atari.clone_state")
         missing = [k for k in ("game", "md5", "console_state_bytes", "frame_buffer_bytes", "consoles",
-                               "frame_buffers", "env_ids") if k not in state]
+                               "frame_buffers", "env_ids", "digest") if k not in state]
         if missing:
             raise ValueError(f"state is missing {', '.join(missing)}: pass a dict returned by cule.Atari.clone_state")
-        if state["game"] != self.game or state["md5"] != self.rom.info["md5"]:
+        if state["game"] != self.game:
             raise ValueError(f"state is of {state['game']!r}, this Atari runs {self.game!r}")
+        if state["md5"] != self.rom.info["md5"]:
+            raise ValueError(f"state was taken with a ROM of MD5 {state['md5']!r}, this Atari runs "
+                             f"{self.game!r} from a ROM of MD5 {self.rom.info['md5']!r}")
         if self._cuda is not None:
             cs, fs = self._cuda.console_state_bytes, self._cuda.frame_buffer_bytes
         else:
@@ -410,6 +487,7 @@ class Atari:
         if (c.dtype != torch.uint8 or f.dtype != torch.uint8 or c.ndim != 2 or f.ndim != 2 or len(c) != len(f)
                 or c.shape[1] != cs or f.shape[1] != fs):
             raise ValueError("state arrays are malformed")
+        _check_digests(c, state["digest"], "state consoles")
         ids = _as_index_array(state["env_ids"] if env_ids is None else env_ids, "env_ids", self.num_envs)
         if len(ids) != len(c):
             raise ValueError(f"state holds {len(c)} consoles but {len(ids)} env ids were given")

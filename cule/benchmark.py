@@ -310,7 +310,8 @@ def plot(rows, path):
         ax.set_ylabel("frames/s")
         ax.set_title(f"{game} ({mode})")
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
+        if ax.get_lines():
+            ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -442,7 +443,10 @@ def main(argv=None):
         json.dump({"machine": machine_info(), "args": vars(args), "results": rows, "speedups": speedups,
                    "stopped_early": stopped}, f, indent=2)
     plot(rows, os.path.join(args.out_dir, "benchmark.png"))
-    print(f"\nwrote {csv_path}, benchmark.json and benchmark.png in {args.out_dir}")
+    print(f"\nwrote benchmark.csv, benchmark.json and benchmark.png in {args.out_dir}")
+    if not stopped and not any(r.get("fps") for r in rows):
+        # Every backend asked for was skipped (e.g. cule-cuda without a GPU): nothing to report.
+        raise SystemExit("nothing was measured: every backend asked for was skipped (see above)")
     return rows
 
 

@@ -39,7 +39,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         frameskip: frames per step: an int >= 1, or ``(low, high)`` to draw it
             uniformly from ``[low, high)`` each step with the env's ``np_random``.
         repeat_action_probability: sticky actions, per frame (default 0.25).
-        full_action_space: the 18 ALE actions instead of the game's minimal set.
+        full_action_space: ALE's legal action set (all 18 actions; 9 for skiing and
+            lost_luggage, where FIRE is illegal) instead of the game's minimal set.
         continuous: actions are float32 (radius, theta, fire) as in ale-py: direction and
             fire past ``continuous_action_threshold`` pick one of the 18 ALE actions
             (the full action space is used), the radius is the paddle strength.
@@ -262,6 +263,18 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
     def get_action_meanings(self) -> list:
         """The names of the actions of the action space, in order (ale-py's)."""
         return [ACTION_NAMES[a] for a in self._action_set]
+
+    def get_keys_to_action(self) -> dict:
+        """Keyboard keys for ``gymnasium.utils.play``, as ale-py 0.12.1's AtariEnv maps
+        them: a tuple of key characters -> the action space's index.  ``w`` up, ``s``
+        down, ``a`` left, ``d`` right, space fire, ``e`` noop; a combined action holds its
+        keys in that order (vertical, horizontal, fire), e.g. UPRIGHTFIRE -> ("w", "d", " ")."""
+        order = (("UP", "w"), ("DOWN", "s"), ("RIGHT", "d"), ("LEFT", "a"), ("FIRE", " "))
+        out = {}
+        for i, a in enumerate(self._action_set):
+            name = ACTION_NAMES[a]
+            out[tuple(key for part, key in order if part in name) or ("e",)] = i
+        return out
 
     def clone_state(self, include_rng: bool = True) -> dict:
         """The console's complete state (RNGs always included), see ``cule.Atari.clone_state``."""

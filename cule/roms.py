@@ -56,10 +56,17 @@ def _snake(name: str) -> str:
     return s.replace("-", "_").replace(" ", "_").lower()
 
 
+# A game id: "pong", "Pong", "SpaceInvaders", optionally as a Gymnasium id ("Pong-v5",
+# "PongNoFrameskip-v4", "ALE/Pong-v5", "cule/Pong-v5", "ALE/Pong"); group 1 is the name.
+_GAME_ID = re.compile(r"(?:(?:ALE|cule)/)?([A-Za-z]\w*?)(?:NoFrameskip)?(?:-v\d+)?")
+
+
 def _is_path(game: str) -> bool:
-    if re.fullmatch(r"(?:ALE|cule)/\w+-v\d+", game.strip()):
-        return False   # a Gymnasium id such as "ALE/Pong-v5"
-    return os.sep in game or game.endswith((".bin", ".a26", ".rom")) or os.path.exists(game)
+    if os.path.exists(game):
+        return True
+    if _GAME_ID.fullmatch(game.strip()):
+        return False
+    return os.sep in game or game.endswith((".bin", ".a26", ".rom"))
 
 
 def identify(data: bytes, where: str) -> str:
@@ -88,7 +95,10 @@ def _check_supported(game: str, where: str) -> None:
 
 
 def load_rom(game: str) -> Rom:
-    """Resolve ``game`` (an ALE id such as ``"pong"`` / ``"Pong"``, or a ROM file path).
+    """Resolve ``game``: an ALE id (``"pong"``, ``"Pong"``, ``"space_invaders"``,
+    ``"SpaceInvaders"``), the same as a Gymnasium id (``"Pong-v5"``, ``"ALE/Pong-v5"``,
+    ``"cule/Pong-v5"``, ``"PongNoFrameskip-v4"``), or a ROM file path (an existing file
+    always counts as a path).
 
     Raises ValueError naming the game or file and the reason when it is unknown,
     unreadable, not a ROM ale-py ships, or not supported by cule.
@@ -105,7 +115,7 @@ def load_rom(game: str) -> Rom:
         name = identify(data, game)
         _check_supported(name, game)
         return Rom(name, game, data, ROMS[name])
-    m = re.fullmatch(r"(?:ALE|cule)/(\w+?)(?:NoFrameskip)?-v\d+", game.strip())
+    m = _GAME_ID.fullmatch(game.strip())
     name = _snake(m.group(1) if m else game)
     if name not in ROMS:
         raise ValueError(f"unknown game {game!r}: not an ALE game id (see cule.list_games() for the "

@@ -46,7 +46,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from . import _vector
-from .atari import Atari
+from .atari import Atari, _check_digests, _row_digests
 from .cuda_atari import cuda_available, emulated_module
 
 _MAX_SEED = 2**31 - 1
@@ -174,7 +174,8 @@ class AtariVectorEnv(VectorEnv):
             ``None``: no limit.  Must be >= 1 (ale-py's 0 would truncate every step).
         repeat_action_probability: sticky-action probability, per frame, in [0, 1]
             (default 0.0, as ale-py's vector env).
-        full_action_space: use all 18 actions instead of the game's minimal set.
+        full_action_space: ALE's legal action set (all 18 actions; 9 for skiing and
+            lost_luggage, where FIRE is illegal) instead of the game's minimal set.
         continuous: actions are float32 rows (radius, theta, fire) as in ale-py: the
             direction and fire (each past ``continuous_action_threshold``) select one of
             the 18 ALE actions (the full action space is used) and the radius is the
@@ -268,11 +269,10 @@ class AtariVectorEnv(VectorEnv):
         if max_num_frames_per_episode is not None:
             max_num_frames_per_episode = _check_int("max_num_frames_per_episode", max_num_frames_per_episode, 1,
                                                     2**31 - 1)
-        try:
-            p = float(repeat_action_probability)
-        except (TypeError, ValueError):
-            raise InvalidArgument(f"repeat_action_probability must be a number, got {repeat_action_probability!r}") \
-                from None
+        if isinstance(repeat_action_probability, (bool, str, bytes)) or not isinstance(
+                repeat_action_probability, (int, float, np.integer, np.floating)):
+            raise InvalidArgument(f"repeat_action_probability must be a number, got {repeat_action_probability!r}")
+        p = float(repeat_action_probability)
         if not 0.0 <= p <= 1.0:
             raise InvalidArgument(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
         full_action_space = _check_bool("full_action_space", full_action_space)
@@ -342,7 +342,9 @@ class AtariVectorEnv(VectorEnv):
         self.stale_frame_on_early_stop = stale
         self.continuous = continuous
         self.continuous_action_threshold = continuous_action_threshold
-        self._action_ids = [int(a) for a in self.atari.action_set.tolist()]
+        # Continuous actions map to ALE action ids (ale-py's table), used here as indices
+        # into an identity set; illegal ones act as NOOP in the core, as in ALE.
+        self._action_ids = list(range(18)) if continuous else [int(a) for a in self.atari.action_set.tolist()]
 
         settings = (frameskip, stack_num, img_height, img_width, grayscale, maxpool, noop_max, use_fire_reset,
                     episodic_life, life_loss_info, reward_clipping,
@@ -658,9 +660,10 @@ class AtariVectorEnv(VectorEnv):
 
     def clone_state(self) -> dict:
         """Snapshot of every env: the consoles (``cule.Atari.clone_state``) and the
-        preprocessing state (noop RNG, counters, frame stack, pooled screens).  Savable
-        with ``torch.save``; restore with ``restore_state`` on an env with the same
-        settings."""
+        preprocessing state (noop RNG, counters, frame stack, pooled screens), with
+        checksums of the consoles and of the per-env counters (``slots_digest``) that
+        ``restore_state`` checks.  Savable with ``torch.save``; restore with
+        ``restore_state`` on an env with the same settings."""
         self._check_open()
         if self._on_cuda:
             # The GPU buffers have the CPU env's byte layout: snapshots move between them.
@@ -673,14 +676,20 @@ class AtariVectorEnv(VectorEnv):
         else:
             vec = {k: torch.from_numpy(v.copy()) for k, v in self._vec.state_views().items()}
         return {"format": "cule.AtariVectorEnv/1", "atari": self.atari.clone_state(), "vector": vec,
-                "has_reset": self._has_reset}
+                "slots_digest": _row_digests(vec["slots"]), "has_reset": self._has_reset}
 
     def restore_state(self, state: dict) -> None:
-        """Restores a ``clone_state`` snapshot.  Raises InvalidArgument for a snapshot of
-        another game or of different settings."""
+        """Restores a ``clone_state`` snapshot.  Raises InvalidArgument (a ValueError) for a
+        snapshot of another game or of different settings, or one whose consoles or
+        counters do not match their checksums (corrupt or edited); nothing is changed
+        then."""
         self._check_open()
         if not isinstance(state, dict) or state.get("format") != "cule.AtariVectorEnv/1":
             raise InvalidArgument("state must be a dict returned by cule.AtariVectorEnv.clone_state")
+        missing = [k for k in ("atari", "vector", "slots_digest", "has_reset") if k not in state]
+        if missing or not isinstance(state["vector"], dict):
+            raise InvalidArgument(f"state is missing {', '.join(missing) or 'vector'}: pass a dict returned by "
+                                  "cule.AtariVectorEnv.clone_state")
         vec = state["vector"]
         if self._on_cuda:
             shapes = {p: (self.num_envs, self._vec.state_part_bytes(p)) for p in self._vec.state_parts()}
@@ -689,7 +698,13 @@ class AtariVectorEnv(VectorEnv):
             shapes = {k: v.shape for k, v in views.items()}
         if set(vec) != set(shapes) or any(tuple(vec[k].shape) != shapes[k] for k in shapes):
             raise InvalidArgument("state was taken from a vector env with other settings")
-        self.atari.restore_state(state["atari"])
+        if any(not isinstance(vec[k], torch.Tensor) or vec[k].dtype != torch.uint8 for k in shapes):
+            raise InvalidArgument("state's vector parts must be uint8 tensors, as clone_state returns them")
+        _check_digests(vec["slots"], state["slots_digest"], "state slots", InvalidArgument)
+        try:
+            self.atari.restore_state(state["atari"])
+        except ValueError as e:
+            raise InvalidArgument(str(e)) from None
         if self._on_cuda:
             keep = []
             for part in shapes:

@@ -1,4 +1,4 @@
-"""Emulator throughput: one thread of cule.Atari against an ale-py ALEInterface loop.
+r"""Emulator throughput: one thread of cule.Atari against an ale-py ALEInterface loop.
 
 Both run the same game at frameskip 1 with the screen rendered every frame (ALE
 always renders; cule's core draws every frame the same way), random actions from the

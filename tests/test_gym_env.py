@@ -166,3 +166,37 @@ def test_continuous_single_env_matches_ale_py(env_id, p):
             break
     with pytest.raises(ValueError):
         env.step(np.zeros(3, np.float64))
+
+
+def test_full_action_space_is_ales_legal_action_set():
+    # ale-py 0.12.1: ALEInterface.getLegalActionSet for every game (9 actions, none with
+    # FIRE, for skiing and lost_luggage), the Gymnasium env's and the vector env's
+    # action space with full_action_space=True, and get_action_meanings /
+    # get_keys_to_action (gymnasium.utils.play's mapping).
+    import ale_py
+    from ale_py import ALEInterface, LoggerMode, roms
+    ALEInterface.setLoggerMode(LoggerMode.Error)
+    short = []
+    for game in cule.list_games():
+        ale = ALEInterface()
+        ale.loadROM(str(roms.get_rom_path(game)))
+        legal = [int(a.value) for a in ale.getLegalActionSet()]
+        assert cule.Atari(game, 1, full_action_space=True).action_set.tolist() == legal, game
+        if len(legal) < 18:
+            short.append(game)
+    assert short == ["lost_luggage", "skiing"]
+    gym.register_envs(ale_py)
+    for game in ("skiing", "lost_luggage", "pong", "ms_pacman"):
+        name = rom_id_to_name(game)
+        for full in (False, True):
+            ours = gym.make(f"cule/{name}-v5", full_action_space=full).unwrapped
+            theirs = gym.make(f"ALE/{name}-v5", full_action_space=full).unwrapped
+            assert ours.action_space == theirs.action_space, (game, full)
+            assert ours.get_action_meanings() == theirs.get_action_meanings(), (game, full)
+            assert ours.get_keys_to_action() == theirs.get_keys_to_action(), (game, full)
+        vec = cule.AtariVectorEnv(game, 1, full_action_space=True)
+        ref = ale_py.vector_env.AtariVectorEnv(game, num_envs=1, full_action_space=True)
+        assert vec.single_action_space == ref.single_action_space, game
+        assert vec.get_action_set() == [int(getattr(a, "value", a)) for a in ref.ale.get_action_set()], game
+        vec.close()
+        ref.close()

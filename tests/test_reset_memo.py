@@ -172,7 +172,7 @@ def test_a_snapshot_with_a_bad_buffer_index_resets_in_full(monkeypatch):
         consoles = s["consoles"].clone()
         assert int(consoles[1, _core.console_cur_buf_offset]) in (0, 1)
         consoles[1, _core.console_cur_buf_offset] = 7
-        e.restore_state(dict(s, consoles=consoles))
+        e.restore_state(dict(s, consoles=consoles, digest=cule.atari._row_digests(consoles)))
         e.reset([1])
         results.append((e.clone_state(), e._batch.reset_memo_stats()))
     (a, stats_on), (b, _) = results

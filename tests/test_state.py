@@ -106,6 +106,26 @@ def test_restore_rejects_foreign_or_malformed_states(backend):
     bad["consoles"] = bad["consoles"][:, :-1]
     with pytest.raises(ValueError):
         pong.restore_state(bad)
+    # Bytes that are not a console (random garbage could make the emulator loop or write
+    # past its buffers), one changed byte, or rows swapped with another snapshot's: the
+    # digest does not match.
+    g = torch.Generator().manual_seed(0)
+    junk = dict(pong.clone_state(), consoles=torch.randint(0, 256, before["consoles"].shape, dtype=torch.uint8,
+                                                           generator=g))
+    with pytest.raises(ValueError, match=r"2 row\(s\) \(0, 1\) do not match their digest"):
+        pong.restore_state(junk)
+    flipped = pong.clone_state()
+    flipped["consoles"] = flipped["consoles"].clone()
+    flipped["consoles"][1, 200] ^= 1
+    with pytest.raises(ValueError, match=r"1 row\(s\) \(1\) do not match their digest"):
+        pong.restore_state(flipped)
+    other = cule.Atari("pong", 2, seed=9, **kw).clone_state()
+    with pytest.raises(ValueError, match="digest"):
+        pong.restore_state(dict(other, digest=before["digest"]))
+    with pytest.raises(ValueError, match="missing digest"):
+        pong.restore_state({k: v for k, v in before.items() if k != "digest"})
+    with pytest.raises(ValueError, match="ROM of MD5 '0+'"):
+        pong.restore_state(dict(before, md5="0" * 32))
     with pytest.raises(ValueError):
         pong.clone_state([5])
     after = pong.clone_state()

@@ -3,6 +3,8 @@
 Parity: the same seeds and actions must give the same observations, rewards,
 terminations, truncations and info (noop draws and INTER_AREA resizing included).
 """
+import copy
+
 import numpy as np
 import pytest
 import torch
@@ -309,6 +311,31 @@ def test_vector_env_clone_restore():
     for x, y in zip(first, second):
         for u, v in zip(x[:4], y[:4]):
             assert torch.equal(u, v)
+
+
+def test_vector_env_restore_rejects_corrupt_states():
+    # A slot's counters (the frame-stack index among them) or a console changed by one
+    # byte, or a snapshot of another game: InvalidArgument, and the env goes on as before.
+    env = AtariVectorEnv("breakout", 2, num_threads=1)
+    env.reset(seed=2)
+    state = env.clone_state()
+    for part, key in (("slots", None), (None, "consoles")):
+        bad = copy.deepcopy(state)
+        if part:
+            bad["vector"][part][0, 5] ^= 0x40
+        else:
+            bad["atari"][key][1, 300] ^= 0x40
+        with pytest.raises(InvalidArgument, match="do not match their digest"):
+            env.restore_state(bad)
+    with pytest.raises(InvalidArgument, match="missing slots_digest"):
+        env.restore_state({k: v for k, v in state.items() if k != "slots_digest"})
+    with pytest.raises(InvalidArgument, match="'pong'"):
+        env.restore_state(AtariVectorEnv("pong", 2, num_threads=1).clone_state())
+    fresh = AtariVectorEnv("breakout", 2, num_threads=1)
+    fresh.restore_state(state)
+    for a in ([1, 2], [3, 0], [1, 1]):
+        for x, y in zip(env.step(np.array(a))[:4], fresh.step(np.array(a))[:4]):
+            assert torch.equal(x, y)
 
 
 def test_results_do_not_depend_on_thread_count():
