@@ -141,9 +141,19 @@ CULE_BIG void ale_press_select(Machine& m, int n) {
   m.c.episode_frame_number++;
 }
 
-// Power-on: the console as ALE constructs it (Console ctor, then StellaEnvironment ctor).
-// `env_seed` seeds the environment RNG (sticky actions), as ALE's random_seed.
-CULE_BIG void ale_power_on(Machine& m, uint32_t env_seed, uint16_t mode, uint8_t difficulty) {
+// The console and its frame buffers as power-on leaves them before the environment's
+// part (the RNG seed, mode and difficulty): a function of the game alone, so a batch
+// computes it once (ale_power_on_hardware) and each power-on copies it instead of
+// emulating the auto-detection frames again.
+struct PowerOnState {
+  Console c;
+  uint8_t fbs[2 * kFrameBufferBytes];
+};
+static_assert(sizeof(Console) % 4 == 0 && kFrameBufferBytes % 4 == 0, "ale_power_on copies 32-bit words");
+
+// Power-on up to the environment's part: the Console ctor and the StellaEnvironment
+// ctor's paddle reset.  Depends on the game (m.g, m.rom) only.
+CULE_BIG void ale_power_on_hardware(Machine& m) {
   Console& c = m.c;
   const GameConfig& g = m.g;
   // Zero everything first: a fresh Console has no history.
@@ -171,6 +181,23 @@ CULE_BIG void ale_power_on(Machine& m, uint32_t env_seed, uint16_t mode, uint8_t
   c.tia.render = 1;
   // StellaEnvironment ctor.
   if (g.use_paddles) ale_reset_paddles(c, g);
+}
+
+// Power-on: the console as ALE constructs it (Console ctor, then StellaEnvironment ctor).
+// `env_seed` seeds the environment RNG (sticky actions), as ALE's random_seed.  With a
+// batch's PowerOnState (m.power_on) the hardware part is copied from it.
+CULE_BIG void ale_power_on(Machine& m, uint32_t env_seed, uint16_t mode, uint8_t difficulty) {
+  Console& c = m.c;
+  if (m.power_on) {
+    const uint32_t* src = (const uint32_t*)&m.power_on->c;
+    uint32_t* dst = (uint32_t*)&c;
+    for (uint32_t i = 0; i < sizeof(Console) / 4; ++i) dst[i] = src[i];
+    const uint32_t* fsrc = (const uint32_t*)m.power_on->fbs;
+    uint32_t* fdst = (uint32_t*)m.fbs;
+    for (uint32_t i = 0; i < 2 * kFrameBufferBytes / 4; ++i) fdst[i] = fsrc[i];
+  } else {
+    ale_power_on_hardware(m);
+  }
   mt_seed(c.env_rng, env_seed);
   c.mode = mode;
   c.difficulty = difficulty;

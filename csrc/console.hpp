@@ -10,7 +10,8 @@
 
 namespace cule {
 
-struct ResetMemo;   // ale_env.hpp
+struct ResetMemo;      // ale_env.hpp
+struct PowerOnState;   // ale_env.hpp
 
 // One console's view of the machine for the duration of a call.
 struct Machine {
@@ -22,6 +23,9 @@ struct Machine {
   // this call may record into it (not the resets that follow a power-on).
   ResetMemo* memo = nullptr;
   bool memo_record = true;
+  // The batch's console as power-on leaves it before the environment's part (ale_env.hpp:
+  // the same for every console of a game), or null: power-on then emulates it.
+  const PowerOnState* power_on = nullptr;
   // Set by ale_reset_game: the memo slot whose end state the console now holds (a reset
   // that took it, or the one that recorded it), -1 if none.  The noop-start memo
   // (ale_env.hpp) walks from there.

@@ -27,6 +27,12 @@ class CpuBatch {
     if (reset_memo_enabled()) {
       memo_.reset((ResetMemo*)calloc(1, sizeof(ResetMemo)));   // zero-filled: empty
       if (!memo_) throw std::bad_alloc();
+      // The power-on's hardware part, once for the batch (ale_env.hpp, PowerOnState);
+      // with the memos off (CULE_RESET_MEMO=0) every power-on emulates it.
+      power_on_.reset((PowerOnState*)calloc(1, sizeof(PowerOnState)));
+      if (!power_on_) throw std::bad_alloc();
+      Machine m{power_on_->c, cfg_, rom_.data(), power_on_->fbs};
+      ale_power_on_hardware(m);
     }
   }
 
@@ -35,7 +41,9 @@ class CpuBatch {
   const GameConfig& config() const { return cfg_; }
 
   Machine machine(int i) {
-    return Machine{consoles_[i], cfg_, rom_.data(), fbs_.data() + (size_t)i * 2 * kFrameBufferBytes, memo_.get()};
+    Machine m{consoles_[i], cfg_, rom_.data(), fbs_.data() + (size_t)i * 2 * kFrameBufferBytes, memo_.get()};
+    m.power_on = power_on_.get();
+    return m;
   }
 
   // The reset_game memo's slots (ale_env.hpp): state (kMemo*) and hits each; empty when
@@ -194,6 +202,7 @@ class CpuBatch {
   };
   std::unique_ptr<StartNodes, FreeMemo> start_;   // before memo_: freed after it
   std::unique_ptr<ResetMemo, FreeMemo> memo_;
+  std::unique_ptr<PowerOnState, FreeMemo> power_on_;
 };
 
 }  // namespace cule

@@ -35,6 +35,7 @@
 #include <stddef.h>
 
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -55,6 +56,7 @@ struct DeviceBatch {
   const uint8_t* rom;
   int n;
   ResetMemo* memo;    // the batch's reset_game memo (ale_env.hpp), or null
+  const PowerOnState* power_on;   // the power-on's hardware part (ale_env.hpp), or null
 };
 
 namespace {
@@ -90,7 +92,9 @@ __device__ __forceinline__ void store_console(uint32_t* __restrict__ states, int
 }
 
 __device__ __forceinline__ Machine machine(const DeviceBatch& b, Console& c, const GameConfig& g, int env) {
-  return Machine{c, g, b.rom, b.fbs + (size_t)env * 2 * kFrameBufferBytes, b.memo};
+  Machine m{c, g, b.rom, b.fbs + (size_t)env * 2 * kFrameBufferBytes, b.memo};
+  m.power_on = b.power_on;
+  return m;
 }
 
 __global__ void k_load(DeviceBatch b, GameConfig g, const uint32_t* seeds, const uint16_t* modes,
@@ -292,10 +296,11 @@ struct CudaBatch::Impl {
   size_t bytes = 0;
   int render_last = 2;          // frames drawn per act (see CpuBatch::render_last)
   StartNodes* start = nullptr;  // the noop-start memo's nodes (enable_start_memo), or null
+  PowerOnState* power_on = nullptr;   // device copy of the power-on's hardware part, or null
 
   // Frees what was allocated, also when the constructor failed half-way.
   ~Impl() {
-    if (!rom && !b.states && !b.fbs && !lut && !scratch && !b.memo && !start) return;
+    if (!rom && !b.states && !b.fbs && !lut && !scratch && !b.memo && !start && !power_on) return;
     int previous = -1;
     if (cudaGetDevice(&previous) == cudaSuccess && previous != device) cudaSetDevice(device);
     else previous = -1;
@@ -306,6 +311,7 @@ struct CudaBatch::Impl {
     cudaFree(scratch);
     cudaFree(b.memo);
     cudaFree(start);
+    cudaFree(power_on);
     if (previous >= 0) cudaSetDevice(previous);
   }
 };
@@ -337,6 +343,17 @@ CudaBatch::CudaBatch(const GameConfig& cfg, const std::string& rom, int num_envs
     d.bytes += sizeof(ResetMemo);
   }
   check(cudaMemcpy(d.rom, rom_host.data(), rom_bytes, cudaMemcpyHostToDevice), "copy rom");
+  if (use_memo) {
+    // The power-on's hardware part (ale_env.hpp, PowerOnState), emulated once here on the
+    // host by the same core code and copied by every power-on on the device; with the
+    // memos off (CULE_RESET_MEMO=0) each console emulates it.
+    std::unique_ptr<PowerOnState> host(new PowerOnState());   // value-initialised: zeros
+    Machine m{host->c, cfg, rom_host.data(), host->fbs};
+    ale_power_on_hardware(m);
+    check(cudaMalloc(&d.power_on, sizeof(PowerOnState)), "cudaMalloc(power-on state)");
+    check(cudaMemcpy(d.power_on, host.get(), sizeof(PowerOnState), cudaMemcpyHostToDevice), "copy power-on state");
+    d.bytes += sizeof(PowerOnState);
+  }
   uint8_t lut[256 * 4];
   make_lut(cfg.pal != 0, lut);
   check(cudaMemcpy(d.lut, lut, sizeof(lut), cudaMemcpyHostToDevice), "copy palette");
@@ -347,6 +364,7 @@ CudaBatch::CudaBatch(const GameConfig& cfg, const std::string& rom, int num_envs
   check(cudaStreamSynchronize((cudaStream_t)0), "batch set-up");
   d.b.rom = d.rom;
   d.b.n = num_envs;
+  d.b.power_on = d.power_on;
 }
 
 CudaBatch::~CudaBatch() = default;

@@ -48,7 +48,7 @@ def _row_digests(rows: torch.Tensor) -> torch.Tensor:
 
     The row's bytes, read as little-endian 32-bit words (zero-padded), are weighted by
     fixed pseudo-random 16-bit weights and summed (below 2**63 for rows up to 128 KiB).
-    Any single changed byte changes it, and random bytes match with odds of about 2**-59.
+    Any single changed byte changes it, and random bytes match it with negligible odds.
     It guards snapshots against corruption and mix-ups (bytes that would make the emulator
     run off its buffers or loop), not against deliberate forgery.
     """

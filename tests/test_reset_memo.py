@@ -260,3 +260,32 @@ def test_noop_start_nodes_come_with_a_vector_env_only(monkeypatch):
         vec = cule.AtariVectorEnv("pong", 4, _emulate_cuda=True)
         assert vec.atari._batch.device_bytes == plain + (nodes if memo else 0), memo
         vec.close()
+
+
+def test_power_on_state_copies_give_the_emulated_power_on(monkeypatch):
+    # With the memos on, a batch emulates the power-on's hardware part (60 auto-detection
+    # frames and the system resets) once and every power-on copies it; with
+    # CULE_RESET_MEMO=0 each console emulates it.  Every game, both backends (the CUDA one
+    # through its host emulation): the same consoles and frame buffers after loading
+    # with two seeds, a mode change and a seeded vector-env reset.
+    def states(memo, game, emulate):
+        monkeypatch.setenv("CULE_RESET_MEMO", "1" if memo else "0")
+        e = cule.Atari(game, 2, seed=[3, 7], num_threads=1, _emulate_cuda=emulate)
+        out = [e.clone_state()]
+        e.reload([11, 12])
+        out.append(e.clone_state())
+        return out
+
+    for game in cule.list_games():
+        for emulate in (False, True):
+            on, off = states(True, game, emulate), states(False, game, emulate)
+            for a, b in zip(on, off):
+                assert torch.equal(a["consoles"], b["consoles"]), (game, emulate)
+                assert torch.equal(a["frame_buffers"], b["frame_buffers"]), (game, emulate)
+    for game in ("pong", "kaboom", "pitfall2"):
+        obs = []
+        for memo in (True, False):
+            monkeypatch.setenv("CULE_RESET_MEMO", "1" if memo else "0")
+            v = cule.AtariVectorEnv(game, 3, num_threads=1)
+            obs.append((v.reset(seed=5)[0], v.atari.clone_state()["consoles"]))
+        assert torch.equal(obs[0][0], obs[1][0]) and torch.equal(obs[0][1], obs[1][1]), game
