@@ -146,8 +146,11 @@ class BuildExt(build_ext):
                 # --fmad=false: no fused multiply-adds, so any floating-point arithmetic in
                 # the core rounds as on the CPU (the host build does not contract either;
                 # -ffp-contract=off for the host code nvcc hands to the host compiler).
+                # -fno-strict-aliasing: the host code emulates too (the batch's power-on
+                # state, ale_env.hpp), and the core is written for it, as the CPU modules.
                 # --threads: the GPU targets are compiled in parallel (one per core).
-                cmd = [NVCC, "-std=c++17", "-O3", "--fmad=false", "-Xcompiler", "-fPIC,-ffp-contract=off",
+                cmd = [NVCC, "-std=c++17", "-O3", "--fmad=false", "-Xcompiler",
+                       "-fPIC,-ffp-contract=off,-fno-strict-aliasing",
                        "--threads", str(max(1, min(len(archs), os.cpu_count() or 1))),
                        "-I" + os.path.join(HERE, CSRC), "-diag-suppress", "20012", *gencode, "-c", src, "-o", obj]
                 print("nvcc:", " ".join(cmd), flush=True)

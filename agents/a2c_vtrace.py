@@ -209,8 +209,15 @@ def make_env(game: str, num_envs: int, device, seed: int, backend: str = "auto",
 
 
 def rom_id(game: str) -> str:
-    """``"SpaceInvaders"`` / ``"space_invaders"`` -> ``"space_invaders"``."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", game).lower()
+    """``"SpaceInvaders"`` / ``"space_invaders"`` / ``"ALE/SpaceInvaders-v5"`` ->
+    ``"space_invaders"`` (cule's game-id parsing where cule is installed)."""
+    try:
+        import cule
+        return cule.load_rom(game).game
+    except (ImportError, ValueError):
+        pass
+    m = re.fullmatch(r"(?:(?:ALE|cule)/)?(\w+?)(?:NoFrameskip)?(?:-v\d+)?", game.strip())
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", m.group(1) if m else game).lower()
 
 
 # ----------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 #pragma once
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "console.hpp"
 #include "games/dispatch.hpp"
@@ -149,7 +150,6 @@ struct PowerOnState {
   Console c;
   uint8_t fbs[2 * kFrameBufferBytes];
 };
-static_assert(sizeof(Console) % 4 == 0 && kFrameBufferBytes % 4 == 0, "ale_power_on copies 32-bit words");
 
 // Power-on up to the environment's part: the Console ctor and the StellaEnvironment
 // ctor's paddle reset.  Depends on the game (m.g, m.rom) only.
@@ -189,12 +189,8 @@ CULE_BIG void ale_power_on_hardware(Machine& m) {
 CULE_BIG void ale_power_on(Machine& m, uint32_t env_seed, uint16_t mode, uint8_t difficulty) {
   Console& c = m.c;
   if (m.power_on) {
-    const uint32_t* src = (const uint32_t*)&m.power_on->c;
-    uint32_t* dst = (uint32_t*)&c;
-    for (uint32_t i = 0; i < sizeof(Console) / 4; ++i) dst[i] = src[i];
-    const uint32_t* fsrc = (const uint32_t*)m.power_on->fbs;
-    uint32_t* fdst = (uint32_t*)m.fbs;
-    for (uint32_t i = 0; i < 2 * kFrameBufferBytes / 4; ++i) fdst[i] = fsrc[i];
+    memcpy(&c, &m.power_on->c, sizeof(Console));
+    memcpy(m.fbs, m.power_on->fbs, 2 * (size_t)kFrameBufferBytes);
   } else {
     ale_power_on_hardware(m);
   }

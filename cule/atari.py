@@ -47,7 +47,8 @@ def _row_digests(rows: torch.Tensor) -> torch.Tensor:
     """int64 tensor [k] on ``rows``' device: a checksum of each row of a uint8 [k, n] tensor.
 
     The row's bytes, read as little-endian 32-bit words (zero-padded), are weighted by
-    fixed pseudo-random 16-bit weights and summed (below 2**63 for rows up to 128 KiB).
+    fixed odd 16-bit weights (SplitMix64 of the word index) and summed (below 2**63 for
+    rows up to 128 KiB).
     Any single changed byte changes it, and random bytes match it with negligible odds.
     It guards snapshots against corruption and mix-ups (bytes that would make the emulator
     run off its buffers or loop), not against deliberate forgery.
@@ -57,14 +58,23 @@ def _row_digests(rows: torch.Tensor) -> torch.Tensor:
     key = (str(rows.device), words)
     w = _digest_weights.get(key)
     if w is None:
-        host = np.random.default_rng(0x63756C65).integers(1, 1 << 16, size=words, dtype=np.int64)
+        # Weight i: the top 16 bits of SplitMix64's output for i, made odd (a fixed
+        # formula, so the digests of saved snapshots do not depend on library versions).
+        z = np.arange(1, words + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+        host = ((z >> np.uint64(48)) | np.uint64(1)).astype(np.int64)
         w = _digest_weights[key] = torch.from_numpy(host).to(rows.device)
     out = torch.empty(k, dtype=torch.int64, device=rows.device)
     for i in range(0, k, _DIGEST_ROWS):
         part = rows[i:i + _DIGEST_ROWS]
         if n % 4:
             part = torch.nn.functional.pad(part, (0, 4 * words - n))
-        part = part.contiguous().view(torch.int32).to(torch.int64) & 0xFFFFFFFF
+        part = part.contiguous()
+        if part.storage_offset() % 4:   # a view starting inside a 32-bit word
+            part = part.clone()
+        part = part.view(torch.int32).to(torch.int64) & 0xFFFFFFFF
         out[i:i + _DIGEST_ROWS] = (part * w).sum(dim=1)
     return out
 
@@ -98,6 +108,18 @@ def _check_memory(num_envs: int, device: torch.device, emulated: bool) -> None:
                          f"buffers, more than the {have / 2**30:.1f} GiB of {where}")
 
 
+def _real_number(x):
+    """``x`` as a Python / NumPy real number (a 0-d array or tensor gives its value), or None
+    when it is not one (bools, strings, None, arrays with more than one value...)."""
+    if isinstance(x, torch.Tensor) and x.ndim == 0 and x.dtype != torch.bool and not x.is_complex():
+        x = x.item()
+    elif isinstance(x, np.ndarray) and x.ndim == 0:
+        x = x.item()
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+        return None
+    return x
+
+
 def _core_cuda_built() -> bool:
     try:
         from . import _cuda  # noqa: F401
@@ -129,7 +151,9 @@ class Atari:
     Args:
         game: an ALE game id (``"pong"``, ``"Pong"``, ``"space_invaders"``) or the path
             of a ROM file; ROMs are identified by MD5 (see ``cule.list_games()``).
-        num_envs: number of consoles, >= 1.
+        num_envs: number of consoles, in [1, 2**31 - 1]; a batch whose consoles and
+            frame buffers (about 101 KB each) would not fit in the machine's memory (or
+            the GPU's) is refused before anything is allocated.
         device: ``"cpu"`` or ``"cuda"`` / ``"cuda:N"`` (needs a CUDA build, see
             ``cule.build_info()``, and a GPU; outputs are then CUDA tensors).
         frameskip: frames emulated per ``act`` call (ALE ``frame_skip``), >= 1.
@@ -191,13 +215,16 @@ class Atari:
             raise ValueError(f"device {device!r} is not available: "
                              + ("no CUDA device is present" if _core_cuda_built() else
                                 "this build of cule has no CUDA backend (cule.build_info()['cuda'] is False)"))
+        if (self.device.type == "cuda" and self.device.index is not None
+                and self.device.index >= torch.cuda.device_count()):
+            raise ValueError(f"device {device!r} is not available: this machine has "
+                             f"{torch.cuda.device_count()} CUDA device(s)")
         _check_memory(num_envs, self.device, _emulate_cuda)
         if isinstance(frameskip, bool) or not isinstance(frameskip, (int, np.integer)) or frameskip < 1:
             raise ValueError(f"frameskip must be an integer >= 1, got {frameskip!r}")
-        if isinstance(repeat_action_probability, bool) or not isinstance(repeat_action_probability,
-                                                                         (int, float, np.integer, np.floating)):
+        if _real_number(repeat_action_probability) is None:
             raise ValueError(f"repeat_action_probability must be a number in [0, 1], got {repeat_action_probability!r}")
-        p = float(repeat_action_probability)
+        p = float(_real_number(repeat_action_probability))
         if not (0.0 <= p <= 1.0):
             raise ValueError(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
         if (isinstance(max_num_frames_per_episode, bool) or not isinstance(max_num_frames_per_episode, (int, np.integer))

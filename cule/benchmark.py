@@ -445,8 +445,8 @@ def main(argv=None):
     plot(rows, os.path.join(args.out_dir, "benchmark.png"))
     print(f"\nwrote benchmark.csv, benchmark.json and benchmark.png in {args.out_dir}")
     if not stopped and not any(r.get("fps") for r in rows):
-        # Every backend asked for was skipped (e.g. cule-cuda without a GPU): nothing to report.
-        raise SystemExit("nothing was measured: every backend asked for was skipped (see above)")
+        # Every backend asked for was skipped or failed (e.g. cule-cuda without a GPU).
+        raise SystemExit("nothing was measured: every backend asked for was skipped or failed (see above)")
     return rows
 
 

@@ -61,8 +61,12 @@ def _snake(name: str) -> str:
 _GAME_ID = re.compile(r"(?:(?:ALE|cule)/)?([A-Za-z]\w*?)(?:NoFrameskip)?(?:-v\d+)?")
 
 
+_LOOSE_IDS = {g.replace("_", "").lower(): g for g in ROMS}
+assert len(_LOOSE_IDS) == len(ROMS), "two ALE ids differ only in case or underscores"
+
+
 def _is_path(game: str) -> bool:
-    if os.path.exists(game):
+    if os.path.isfile(game):
         return True
     if _GAME_ID.fullmatch(game.strip()):
         return False
@@ -116,7 +120,11 @@ def load_rom(game: str) -> Rom:
         _check_supported(name, game)
         return Rom(name, game, data, ROMS[name])
     m = _GAME_ID.fullmatch(game.strip())
-    name = _snake(m.group(1) if m else game)
+    name = m.group(1) if m else game.strip()
+    if name not in ROMS:
+        # "TicTacToe3D", "tictactoe3d", "Tic_Tac_Toe_3D" ...: ids compared without case or
+        # underscores (unique among ALE's ids).
+        name = _LOOSE_IDS.get(name.replace("_", "").replace("-", "").replace(" ", "").lower(), _snake(name))
     if name not in ROMS:
         raise ValueError(f"unknown game {game!r}: not an ALE game id (see cule.list_games() for the "
                          f"{len(_GAME_IDS)} supported games)")

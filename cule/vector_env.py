@@ -46,7 +46,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from . import _vector
-from .atari import Atari, _check_digests, _row_digests
+from .atari import Atari, _check_digests, _real_number, _row_digests
 from .cuda_atari import cuda_available, emulated_module
 
 _MAX_SEED = 2**31 - 1
@@ -269,10 +269,9 @@ class AtariVectorEnv(VectorEnv):
         if max_num_frames_per_episode is not None:
             max_num_frames_per_episode = _check_int("max_num_frames_per_episode", max_num_frames_per_episode, 1,
                                                     2**31 - 1)
-        if isinstance(repeat_action_probability, (bool, str, bytes)) or not isinstance(
-                repeat_action_probability, (int, float, np.integer, np.floating)):
+        if _real_number(repeat_action_probability) is None:
             raise InvalidArgument(f"repeat_action_probability must be a number, got {repeat_action_probability!r}")
-        p = float(repeat_action_probability)
+        p = float(_real_number(repeat_action_probability))
         if not 0.0 <= p <= 1.0:
             raise InvalidArgument(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
         full_action_space = _check_bool("full_action_space", full_action_space)
@@ -343,7 +342,8 @@ class AtariVectorEnv(VectorEnv):
         self.continuous = continuous
         self.continuous_action_threshold = continuous_action_threshold
         # Continuous actions map to ALE action ids (ale-py's table), used here as indices
-        # into an identity set; illegal ones act as NOOP in the core, as in ALE.
+        # into an identity set; illegal ones act as NOOP in the core, as in ALE.  (So
+        # get_action_set() lists all 18 then, where ale-py's lists the legal set.)
         self._action_ids = list(range(18)) if continuous else [int(a) for a in self.atari.action_set.tolist()]
 
         settings = (frameskip, stack_num, img_height, img_width, grayscale, maxpool, noop_max, use_fire_reset,
@@ -696,10 +696,10 @@ class AtariVectorEnv(VectorEnv):
         else:
             views = self._vec.state_views()
             shapes = {k: v.shape for k, v in views.items()}
+        if any(not isinstance(v, torch.Tensor) or v.dtype != torch.uint8 for v in vec.values()):
+            raise InvalidArgument("state's vector parts must be uint8 tensors, as clone_state returns them")
         if set(vec) != set(shapes) or any(tuple(vec[k].shape) != shapes[k] for k in shapes):
             raise InvalidArgument("state was taken from a vector env with other settings")
-        if any(not isinstance(vec[k], torch.Tensor) or vec[k].dtype != torch.uint8 for k in shapes):
-            raise InvalidArgument("state's vector parts must be uint8 tensors, as clone_state returns them")
         _check_digests(vec["slots"], state["slots_digest"], "state slots", InvalidArgument)
         try:
             self.atari.restore_state(state["atari"])

@@ -24,7 +24,7 @@ for v in "$@"; do
   esac
   echo "== $name: $flags"
   # shellcheck disable=SC2086
-  if ! nvcc -std=c++17 -O3 --fmad=false -Xcompiler -fPIC,-ffp-contract=off -Icsrc -diag-suppress 20012 \
+  if ! nvcc -std=c++17 -O3 --fmad=false -Xcompiler -fPIC,-ffp-contract=off,-fno-strict-aliasing -Icsrc -diag-suppress 20012 \
     -gencode "arch=compute_$ARCH,code=sm_$ARCH" -Xptxas -v $flags -c csrc/cuda_backend.cu \
     -o ".whl/variants/$name.o" 2> ".whl/variants/$name.ptxas"; then
     grep -v "^ptxas info\|bytes stack frame" ".whl/variants/$name.ptxas" | tail -20

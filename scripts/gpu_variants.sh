@@ -5,7 +5,7 @@
 #
 # Each OBJECT.o is csrc/cuda_backend.cu compiled beforehand (on any machine with nvcc,
 # e.g. with an experiment's -D flag:
-#   nvcc -std=c++17 -O3 --fmad=false -Xcompiler -fPIC,-ffp-contract=off -Icsrc \
+#   nvcc -std=c++17 -O3 --fmad=false -Xcompiler -fPIC,-ffp-contract=off,-fno-strict-aliasing -Icsrc \
 #     -diag-suppress 20012 -gencode arch=compute_90,code=sm_90 -Xptxas -v \
 #     -DCULE_IO_CONVERGE=1 -c csrc/cuda_backend.cu -o .diag/io.o
 # about 2 minutes on 2 cores).  cule._cuda must already be built here (scripts/gpu_check.sh

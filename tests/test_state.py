@@ -152,3 +152,32 @@ def test_reload_equals_a_fresh_emulator():
     assert torch.equal(emu.clone_state([1])["consoles"], before["consoles"])
     with pytest.raises(ValueError):
         emu.reload([-1, 0])
+
+
+def test_digest_is_the_documented_checksum():
+    # cule.atari._row_digests, recomputed here from its documented formula in plain
+    # Python: bytes as little-endian 32-bit words (zero-padded), weight i = the top 16 bits
+    # of SplitMix64(i + 1), made odd, summed.  A snapshot saved today must still restore
+    # with a later build, so the formula may not drift; a row starting inside a word
+    # (a view at an odd offset) is handled too.
+    from cule.atari import _row_digests
+
+    def splitmix(x):
+        m = (1 << 64) - 1
+        z = (x * 0x9E3779B97F4A7C15) & m
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+        return z ^ (z >> 31)
+
+    def expected(row):
+        data = bytes(row) + b"\0" * (-len(row) % 4)
+        words = [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
+        return sum(w * ((splitmix(i + 1) >> 48) | 1) for i, w in enumerate(words))
+
+    rng = np.random.default_rng(5)
+    buf = torch.from_numpy(rng.integers(0, 256, 3 * 4099 + 1, dtype=np.uint8))
+    rows = buf[1:].view(3, 4099)            # odd storage offset, a row length not a multiple of 4
+    got = _row_digests(rows)
+    assert got.dtype == torch.int64 and got.tolist() == [expected(r.tolist()) for r in rows]
+    full = torch.full((1, 131072), 255, dtype=torch.uint8)   # the largest sum stays below 2**63
+    assert _row_digests(full).item() == expected([255] * 131072) < 2**63
