@@ -218,6 +218,28 @@ try:
 except Exception as ex:  # noqa: BLE001
     summary["memory_error"] = repr(ex)
 try:
+    # The consoles right after loading (the power-on state copied from the batch's, then
+    # reset_game), on the GPU against the CPU backend, byte for byte: games with the
+    # auto-detection frames, paddles, the DPC and E0 carts, a PAL screen; then 30 random
+    # acts, and a vector env's seeded reset.  (The tests phase checks far more.)
+    same = {}
+    for game in ("pong", "breakout", "kaboom", "pitfall2", "montezuma_revenge", "video_pinball", "skiing"):
+        g_, c_ = (cule.Atari(game, 64, device=d, seed=7) for d in ("cuda", "cpu"))
+        ok = all(torch.equal(g_.clone_state()[k].cpu(), c_.clone_state()[k]) for k in ("consoles", "frame_buffers"))
+        gen = torch.Generator().manual_seed(1)
+        for _ in range(30):
+            a_ = g_.action_set[torch.randint(len(g_.action_set), (64,), generator=gen)]
+            g_.act(a_.cuda())
+            c_.act(a_)
+        ok = ok and all(torch.equal(g_.clone_state()[k].cpu(), c_.clone_state()[k]) for k in ("consoles", "frame_buffers"))
+        same[game] = ok
+    vg, vc = (cule.AtariVectorEnv("pong", 16, device=d) for d in ("cuda", "cpu"))
+    same["vector_env_reset"] = bool(torch.equal(vg.reset(seed=3)[0].cpu(), vc.reset(seed=3)[0]))
+    summary["load_matches_cpu"] = same
+    print("load matches the CPU backend:", same)
+except Exception as ex:  # noqa: BLE001
+    summary["load_check_error"] = repr(ex)
+try:
     summary["benchmark"] = json.load(open(f"{out}/benchmark.json"))
 except Exception as ex:  # noqa: BLE001
     summary["benchmark_error"] = repr(ex)
