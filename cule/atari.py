@@ -222,9 +222,10 @@ class Atari:
         _check_memory(num_envs, self.device, _emulate_cuda)
         if isinstance(frameskip, bool) or not isinstance(frameskip, (int, np.integer)) or frameskip < 1:
             raise ValueError(f"frameskip must be an integer >= 1, got {frameskip!r}")
-        if _real_number(repeat_action_probability) is None:
+        p = _real_number(repeat_action_probability)
+        if p is None:
             raise ValueError(f"repeat_action_probability must be a number in [0, 1], got {repeat_action_probability!r}")
-        p = float(_real_number(repeat_action_probability))
+        p = float(p)
         if not (0.0 <= p <= 1.0):
             raise ValueError(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
         if (isinstance(max_num_frames_per_episode, bool) or not isinstance(max_num_frames_per_episode, (int, np.integer))

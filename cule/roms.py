@@ -51,11 +51,6 @@ def list_games() -> list:
     return sorted(_GAME_IDS)
 
 
-def _snake(name: str) -> str:
-    s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name.strip())
-    return s.replace("-", "_").replace(" ", "_").lower()
-
-
 # A game id: "pong", "Pong", "SpaceInvaders", optionally as a Gymnasium id ("Pong-v5",
 # "PongNoFrameskip-v4", "ALE/Pong-v5", "cule/Pong-v5", "ALE/Pong"); group 1 is the name.
 _GAME_ID = re.compile(r"(?:(?:ALE|cule)/)?([A-Za-z]\w*?)(?:NoFrameskip)?(?:-v\d+)?")
@@ -121,10 +116,9 @@ def load_rom(game: str) -> Rom:
         return Rom(name, game, data, ROMS[name])
     m = _GAME_ID.fullmatch(game.strip())
     name = m.group(1) if m else game.strip()
-    if name not in ROMS:
-        # "TicTacToe3D", "tictactoe3d", "Tic_Tac_Toe_3D" ...: ids compared without case or
-        # underscores (unique among ALE's ids).
-        name = _LOOSE_IDS.get(name.replace("_", "").replace("-", "").replace(" ", "").lower(), _snake(name))
+    # "pong", "SpaceInvaders", "TicTacToe3D", "Tic_Tac_Toe_3D" ...: ids compared without
+    # case or underscores (unique among ALE's ids).
+    name = _LOOSE_IDS.get(name.replace("_", "").replace("-", "").replace(" ", "").lower(), name)
     if name not in ROMS:
         raise ValueError(f"unknown game {game!r}: not an ALE game id (see cule.list_games() for the "
                          f"{len(_GAME_IDS)} supported games)")

@@ -269,9 +269,10 @@ class AtariVectorEnv(VectorEnv):
         if max_num_frames_per_episode is not None:
             max_num_frames_per_episode = _check_int("max_num_frames_per_episode", max_num_frames_per_episode, 1,
                                                     2**31 - 1)
-        if _real_number(repeat_action_probability) is None:
+        p = _real_number(repeat_action_probability)
+        if p is None:
             raise InvalidArgument(f"repeat_action_probability must be a number, got {repeat_action_probability!r}")
-        p = float(_real_number(repeat_action_probability))
+        p = float(p)
         if not 0.0 <= p <= 1.0:
             raise InvalidArgument(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
         full_action_space = _check_bool("full_action_space", full_action_space)

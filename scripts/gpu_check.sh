@@ -222,16 +222,20 @@ try:
     # reset_game), on the GPU against the CPU backend, byte for byte: games with the
     # auto-detection frames, paddles, the DPC and E0 carts, a PAL screen; then 30 random
     # acts, and a vector env's seeded reset.  (The tests phase checks far more.)
+    def same_state(a, b):   # CUDA and CPU emulators, one snapshot of each
+        sa, sb = a.clone_state(), b.clone_state()
+        return all(torch.equal(sa[k].cpu(), sb[k]) for k in ("consoles", "frame_buffers"))
+
     same = {}
     for game in ("pong", "breakout", "kaboom", "pitfall2", "montezuma_revenge", "video_pinball", "skiing"):
         g_, c_ = (cule.Atari(game, 64, device=d, seed=7) for d in ("cuda", "cpu"))
-        ok = all(torch.equal(g_.clone_state()[k].cpu(), c_.clone_state()[k]) for k in ("consoles", "frame_buffers"))
+        ok = same_state(g_, c_)
         gen = torch.Generator().manual_seed(1)
         for _ in range(30):
             a_ = g_.action_set[torch.randint(len(g_.action_set), (64,), generator=gen)]
             g_.act(a_.cuda())
             c_.act(a_)
-        ok = ok and all(torch.equal(g_.clone_state()[k].cpu(), c_.clone_state()[k]) for k in ("consoles", "frame_buffers"))
+        ok = ok and same_state(g_, c_)
         same[game] = ok
     vg, vc = (cule.AtariVectorEnv("pong", 16, device=d) for d in ("cuda", "cpu"))
     same["vector_env_reset"] = bool(torch.equal(vg.reset(seed=3)[0].cpu(), vc.reset(seed=3)[0]))
