@@ -316,6 +316,12 @@ constexpr CULE_HOST_DEVICE uint32_t page_penalty(uint32_t op, uint32_t mode) {
 __device__ const uint32_t kDecodeDevice[256] = {CULE_6507_DECODE_ENTRIES};
 #endif
 static const uint32_t kDecodeHost[256] = {CULE_6507_DECODE_ENTRIES};
+// Opcode n's entry as a constant expression, for code instantiated per opcode in GPU
+// code (Core::step with CULE_DEVICE_OPCODE_SWITCH).
+constexpr CULE_HOST_DEVICE uint32_t decode_const(uint32_t n) {
+  constexpr uint32_t t[256] = {CULE_6507_DECODE_ENTRIES};
+  return t[n];
+}
 
 #undef CULE_6507_DECODE_ENTRIES
 #undef CULE_D

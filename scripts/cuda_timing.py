@@ -3,8 +3,9 @@ synchronisation after every step, and CUDA-event time over the same steps.
 
     python scripts/cuda_timing.py LABEL SPEC OUT.jsonl [SECONDS [WARMUP_STEPS]]
 
-SPEC is a ';'-separated list of KIND,NUM_ENVS,RENDER,FRAMESKIP[,GAME[,MAX_FRAMES]] (GAME
-default pong; MAX_FRAMES: max_num_frames_per_episode, default the env's) with KIND
+SPEC is a ';'-separated list of KIND,NUM_ENVS,RENDER,FRAMESKIP[,GAME[,MAX_FRAMES[,KEY=VALUE...]]]
+(GAME default pong; MAX_FRAMES: max_num_frames_per_episode, empty for the env's default;
+KEY=VALUE: further keyword arguments of the env, integers, e.g. noop_max=1) with KIND
   atari  cule.Atari(device="cuda", frameskip=FRAMESKIP, render=RENDER == 1), random
          actions from the minimal action set drawn on the GPU, one ``act`` a step;
   vec    cule.AtariVectorEnv(device="cuda") with its defaults (frameskip 4, 84x84x4
@@ -13,7 +14,8 @@ Each item is measured for SECONDS (default 1.2) after WARMUP_STEPS steps (defaul
 consoles of an `atari` item start from the same reset and drift apart as the random
 actions steer them, so more warm-up measures warps that diverge more); a JSON line per
 item (frames/s, ms per step, set-up seconds; for `vec` also split into construction and
-the first reset) is printed and appended to OUT.jsonl.
+the first reset, and `kernel_ms`: each kernel's GPU time per step over two more steps,
+from PyTorch's profiler) is printed and appended to OUT.jsonl.
 Example: python scripts/cuda_timing.py main "atari,65536,0,1;vec,65536,1,4" t.jsonl
 Steady state with resets (episodes ending all the time, warm-up long enough that every
 env has ended one): python scripts/cuda_timing.py main "vec,16384,1,4,breakout" t.jsonl 2 300
@@ -29,12 +31,42 @@ import torch
 import cule
 
 
+def parse_item(item):
+    """One SPEC item -> (kind, num_envs, render, frameskip, game, env kwargs)."""
+    kind, n, render, fs, *rest = item.split(",")
+    game = rest[0] if rest and rest[0] else "pong"
+    extra = {"max_num_frames_per_episode": int(rest[1])} if len(rest) > 1 and rest[1] else {}
+    for kv in rest[2:]:
+        key, value = kv.split("=")
+        extra[key] = int(value)
+    return kind, int(n), render == "1", int(fs), game, extra
+
+
+def kernel_times(one, steps):
+    """GPU milliseconds per step of each kernel over `steps` calls of `one`, largest
+    first (PyTorch's profiler, CUDA activity); {"error": ...} if the profiler fails."""
+    try:
+        from torch.profiler import ProfilerActivity, profile
+
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(steps):
+                one()
+            torch.cuda.synchronize()
+        times = {}
+        for ev in prof.key_averages():
+            us = getattr(ev, "self_device_time_total", None)
+            if us is None:
+                us = getattr(ev, "self_cuda_time_total", 0)
+            if us > 0:
+                times[ev.key] = times.get(ev.key, 0.0) + us / 1e3 / steps
+        return dict(sorted(((k, round(v, 3)) for k, v in times.items()), key=lambda kv: -kv[1])[:12])
+    except Exception as ex:  # noqa: BLE001 (a diagnosis; the timing above stands)
+        return {"error": repr(ex)}
+
+
 def main(label, spec, out, secs=1.2, warmup=2):
     for item in spec.split(";"):
-        kind, n, render, fs, *rest = item.split(",")
-        n, render, fs = int(n), render == "1", int(fs)
-        game = rest[0] if rest else "pong"
-        extra = {"max_num_frames_per_episode": int(rest[1])} if len(rest) > 1 else {}
+        kind, n, render, fs, game, extra = parse_item(item)
         t0 = time.time()
         g = torch.Generator(device="cuda").manual_seed(0)
         made = None
@@ -79,6 +111,9 @@ def main(label, spec, out, secs=1.2, warmup=2):
                  gpu_ms_per_step=ev0.elapsed_time(ev1) / k, frames_per_s=n * fs * k / dt, setup_s=setup)
         if made is not None:
             r["construct_s"], r["first_reset_s"] = made, setup - made
+            r["kernel_ms"] = kernel_times(one, 2)
+        if extra:
+            r["env_kwargs"] = extra
         batch = (e.atari if kind == "vec" else e)._batch
         # The memos' counters (csrc/ale_env.hpp): reset_game memo (state, hits) per slot and
         # noop-start frames (from nodes, emulated) per slot; [] when CULE_RESET_MEMO=0.

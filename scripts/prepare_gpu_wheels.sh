@@ -13,15 +13,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYVER="${PYVER:-3.12}"
+PY="${PYTHON:-python3}"   # a Python with pip, setuptools and pybind11
 mkdir -p .whl
-python3 -m pip download --no-deps --only-binary=:all: --python-version "$PYVER" --implementation cp \
+"$PY" -m pip download --no-deps --only-binary=:all: --python-version "$PYVER" --implementation cp \
   --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 --platform manylinux_2_17_x86_64 \
   --platform manylinux2014_x86_64 -d .whl ale-py==0.12.1 gymnasium==1.4.0 farama-notifications==0.0.6
 if [ "${CULE_PREBUILD_CUDA:-0}" = "1" ]; then
   ARCH="${CULE_CUDA_ARCHS:-90}"
   echo "nvcc (through setup.py): compiling csrc/cuda_backend.cu for sm_$ARCH"
   rm -rf .whl/build
-  CULE_BUILD_EMU=0 CULE_CUDA=1 CULE_CUDA_ARCHS="$ARCH" python3 setup.py -q build_ext \
+  CULE_BUILD_EMU=0 CULE_CUDA=1 CULE_CUDA_ARCHS="$ARCH" "$PY" setup.py -q build_ext \
     --build-temp .whl/build/temp --build-lib .whl/build/lib
   cp .whl/build/temp/cuda_backend.o .whl/cuda_backend.o
   rm -rf .whl/build

@@ -10,8 +10,10 @@
 //
 // Per round it records what a warp would pay for: the lanes executing, the distinct
 // addressing modes and operation cases among them (the parts of Core::step that branch
-// on the opcode) and the lanes whose instruction calls out of the loop (TIA, RIOT I/O,
-// cart hotspots; Core::next_is_io).  Policies:
+// on the opcode), the distinct opcodes (what a per-opcode switch, CULE_DEVICE_OPCODE_SWITCH=1,
+// runs one after the other), the paths of the partial switch (=2: its distinct copies,
+// plus one if some lane takes the table-driven form) and the lanes whose instruction
+// calls out of the loop (TIA, RIOT I/O, cart hotspots; Core::next_is_io).  Policies:
 //   0 free      every lane executes every round (what cpu_run does now)
 //   1 io_wait   CULE_IO_CONVERGE: a lane whose next instruction is I/O waits up to
 //               `param` rounds while some lane has a plain one
@@ -56,6 +58,18 @@ void frame_inputs(Machine& m, uint8_t action, const EnvParams& p) {
   ale_apply_action(m, 1.0f);
 }
 
+// Whether the opcode has its own copy in CULE_DEVICE_OPCODE_SWITCH=2's partial switch.
+bool hot_opcode(uint8_t opcode) {
+  switch (opcode) {
+#define CULE_HOT_CASE(n) case (n):
+    CULE_HOT_OPCODES(CULE_HOT_CASE)
+#undef CULE_HOT_CASE
+      return true;
+    default:
+      return false;
+  }
+}
+
 uint32_t case_key(uint8_t opcode) {
   const uint32_t d = cpu6507::decode_entry(opcode);
   return cpu6507::entry_mode(d) == cpu6507::kSpecial ? 256u + opcode : (d & 0x7Fu);
@@ -84,7 +98,7 @@ py::dict run(const py::dict& cfg, const py::bytes& rom_bytes, int policy, int pa
     }
   }
   long rounds = 0, lane_steps = 0, modes_sum = 0, cases_sum = 0, io_rounds = 0, io_lane_steps = 0, io_cases_sum = 0,
-       max_lane_sum = 0, frame_count = 0;
+       max_lane_sum = 0, frame_count = 0, opcodes_sum = 0, hot_paths_sum = 0;
   long hist[33] = {0};
   for (int f = 0; f < frames; ++f) {
     std::vector<uint8_t> acts(lanes);
@@ -137,7 +151,8 @@ py::dict run(const py::dict& cfg, const py::bytes& rom_bytes, int policy, int pa
         }
         go[i] = g_;
       }
-      std::set<uint32_t> modes, cases, io_cases;
+      std::set<uint32_t> modes, cases, io_cases, opcodes, hot;
+      bool cold = false;
       int e = 0, e_io = 0;
       for (int i : active) {
         Lane& x = L[i];
@@ -149,6 +164,9 @@ py::dict run(const py::dict& cfg, const py::bytes& rom_bytes, int policy, int pa
         const uint8_t opcode = x.bus->plain_read(x.core->pc) ? x.bus->plain_byte(x.core->pc) : 0xEA;
         modes.insert(cpu6507::entry_mode(cpu6507::decode_entry(opcode)));
         cases.insert(case_key(opcode));
+        opcodes.insert(opcode);
+        if (hot_opcode(opcode)) hot.insert(opcode);
+        else cold = true;
         ++e;
         if (io[i]) {
           ++e_io;
@@ -163,6 +181,8 @@ py::dict run(const py::dict& cfg, const py::bytes& rom_bytes, int policy, int pa
       lane_steps += e;
       modes_sum += (long)modes.size();
       cases_sum += (long)cases.size();
+      opcodes_sum += (long)opcodes.size();
+      hot_paths_sum += (long)hot.size() + (cold ? 1 : 0);
       hist[e]++;
       if (e_io) {
         ++io_rounds;
@@ -196,6 +216,8 @@ py::dict run(const py::dict& cfg, const py::bytes& rom_bytes, int policy, int pa
   out["ideal_rounds"] = max_lane_sum;   // the slowest lane's instructions, frame by frame
   out["modes_sum"] = modes_sum;
   out["cases_sum"] = cases_sum;
+  out["opcodes_sum"] = opcodes_sum;
+  out["hot_paths_sum"] = hot_paths_sum;
   out["io_rounds"] = io_rounds;
   out["io_lane_steps"] = io_lane_steps;
   out["io_cases_sum"] = io_cases_sum;

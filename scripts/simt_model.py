@@ -3,7 +3,9 @@
 Builds scripts/simt_model.cpp (g++ + pybind11) into a temporary folder, then runs 32
 desynchronised consoles of each game under each policy and prints, per policy, the
 rounds a warp needs per frame and what it executes in them (see the .cpp for the
-policies and the metrics).  Every run checks that the consoles end exactly as when run
+policies and the metrics: cases/rd the table-driven step's distinct operation cases a
+round, ops/rd the distinct opcodes, which a per-opcode switch would run in turn, hot48/rd
+the partial switch's distinct paths).  Every run checks that the consoles end exactly as when run
 one by one.  A model: what a round costs on a real GPU is not measured here.
 
     python scripts/simt_model.py [--games pong breakout] [--frames 60] [--render]
@@ -80,7 +82,8 @@ def main():
 def run_all(a, roms, simt_model, native_config):
     inexact = 0
     print(f"{'game':16s} {'policy':11s} {'rounds/f':>9s} {'vs ideal':>8s} {'lanes/rd':>8s} "
-          f"{'modes/rd':>8s} {'cases/rd':>8s} {'io rd/f':>8s} {'io cases/f':>10s} {'model':>6s} ok")
+          f"{'modes/rd':>8s} {'cases/rd':>8s} {'ops/rd':>7s} {'hot48/rd':>8s} {'io rd/f':>8s} {'io cases/f':>10s} "
+          f"{'model':>6s} ok")
     for game in a.games:
         rom = roms[game]
         cfg = native_config(rom)
@@ -97,7 +100,8 @@ def run_all(a, roms, simt_model, native_config):
             model = f"{cost / free_cost:6.2f}" if free_cost else "     -"
             print(f"{game:16s} {name:11s} {r['rounds'] / f:9.0f} {r['rounds'] / r['ideal_rounds']:8.2f} "
                   f"{r['lane_steps'] / r['rounds']:8.1f} {r['modes_sum'] / r['rounds']:8.2f} "
-                  f"{r['cases_sum'] / r['rounds']:8.2f} {r['io_rounds'] / f:8.0f} {r['io_cases_sum'] / f:10.0f} {model} "
+                  f"{r['cases_sum'] / r['rounds']:8.2f} {r['opcodes_sum'] / r['rounds']:7.2f} "
+                  f"{r['hot_paths_sum'] / r['rounds']:8.2f} {r['io_rounds'] / f:8.0f} {r['io_cases_sum'] / f:10.0f} {model} "
                   f"{'yes' if r['mismatches'] == 0 else 'NO (%d)' % r['mismatches']}", flush=True)
             inexact += r["mismatches"]
     if inexact:

@@ -1,6 +1,8 @@
-"""scripts/cuda_sources_sha.sh: the checksum that ties a prebuilt CUDA object to its
-sources changes with every file the object is compiled from (cuda_backend.cu and what it
-includes, setup.py, the target) and with nothing else."""
+"""The GPU kit (scripts/), checked where no GPU is: scripts/cuda_sources_sha.sh, the
+checksum that ties a prebuilt CUDA object to its sources, changes with every file the
+object is compiled from (cuda_backend.cu and what it includes, setup.py, the target) and
+with nothing else; the shell scripts parse; cuda_timing.py reads its SPEC items."""
+import importlib.util
 import shutil
 import subprocess
 from pathlib import Path
@@ -56,3 +58,31 @@ def test_checksum_fails_on_a_missing_include(tree):
     rc, out, err = _checksum(tree)
     assert rc != 0 and out == ""
     assert "no_such_header.hpp" in err
+
+
+def test_shell_scripts_parse():
+    scripts = sorted((ROOT / "scripts").glob("*.sh"))
+    assert any(p.name == "gpu_check.sh" for p in scripts)
+    for path in scripts:
+        p = subprocess.run(["bash", "-n", str(path)], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, (path.name, p.stderr)
+
+
+def test_cuda_timing_spec_items():
+    spec = importlib.util.spec_from_file_location("cuda_timing", ROOT / "scripts" / "cuda_timing.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.parse_item("atari,65536,0,1") == ("atari", 65536, False, 1, "pong", {})
+    assert mod.parse_item("vec,2048,1,4,breakout") == ("vec", 2048, True, 4, "breakout", {})
+    assert mod.parse_item("vec,64,1,4,pong,2000") == ("vec", 64, True, 4, "pong",
+                                                       {"max_num_frames_per_episode": 2000})
+    assert mod.parse_item("vec,65536,1,4,pong,,noop_max=1") == ("vec", 65536, True, 4, "pong", {"noop_max": 1})
+    with pytest.raises(ValueError):
+        mod.parse_item("vec,many,1,4")
+    # Every item the bench phase of gpu_check.sh times parses.
+    text = (ROOT / "scripts" / "gpu_check.sh").read_text()
+    items = [it for line in text.splitlines() if line.strip().startswith('"atari,')
+             for it in line.strip().split('"')[1].split(";")]
+    assert len(items) >= 9
+    for it in items:
+        assert mod.parse_item(it)[0] in ("atari", "vec")

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Everything `scripts/gpu_check.sh OUT bench` can use, made in ./.whl on this machine
+# before a GPU session starts (a fresh checkout has no .whl; about 10 minutes on 2
+# cores, 1.6 GB of memory at most):
+#   - the wheels and the main nvcc object (prepare_gpu_wheels.sh, CULE_PREBUILD_CUDA=1);
+#   - the build variants the bench times (build_cuda_variants.sh): opsw48
+#     (-DCULE_DEVICE_OPCODE_SWITCH=2), wide (-DCULE_TIA_WIDE_STORES=1) and opsw
+#     (-DCULE_DEVICE_OPCODE_SWITCH=1, the long one: about 6 minutes).
+# Two nvcc runs at a time; logs in .whl/prepare_*.log.  Exits non-zero if a part fails
+# or the objects' recorded sources differ from the checkout.
+#
+#   PYTHON=.venv-ci/bin/python bash scripts/prepare_gpu_session.sh   (PYTHON: one with pip,
+#                                     setuptools and pybind11; default python3)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p .whl
+ARCH="${CULE_CUDA_ARCHS:-90}"
+T0=$(date +%s)
+( CULE_PREBUILD_CUDA=1 bash scripts/prepare_gpu_wheels.sh &&
+  bash scripts/build_cuda_variants.sh opsw48="-DCULE_DEVICE_OPCODE_SWITCH=2" wide="-DCULE_TIA_WIDE_STORES=1" ) \
+  > .whl/prepare_main.log 2>&1 &
+a=$!
+bash scripts/build_cuda_variants.sh opsw="-DCULE_DEVICE_OPCODE_SWITCH=1" > .whl/prepare_opsw.log 2>&1 &
+b=$!
+rc=0
+wait $a || { echo "wheels / main object / opsw48 / wide failed: see .whl/prepare_main.log"; tail -5 .whl/prepare_main.log; rc=1; }
+wait $b || { echo "opsw failed: see .whl/prepare_opsw.log"; tail -5 .whl/prepare_opsw.log; rc=1; }
+want=$(bash scripts/cuda_sources_sha.sh "$ARCH")
+for f in .whl/cuda_backend.sha256 .whl/variants/sources.sha256; do
+  [ "$want" = "$(cat "$f" 2>/dev/null)" ] || { echo "$f does not match the checkout ($want)"; rc=1; }
+done
+ls -la .whl .whl/variants 2>/dev/null | grep -E "\.o$|\.whl$|sha256"
+echo "checksum $want; $(( $(date +%s) - T0 )) s; rc=$rc"
+exit $rc
