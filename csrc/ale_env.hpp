@@ -183,6 +183,13 @@ CULE_BIG void ale_power_on_hardware(Machine& m) {
   if (g.use_paddles) ale_reset_paddles(c, g);
 }
 
+// A batch's PowerOnState for game g with ROM image rom, computed on the host (both
+// backends build theirs with it; the CUDA backend then uploads it).
+inline void make_power_on_state(PowerOnState& s, const GameConfig& g, const uint8_t* rom) {
+  Machine m{s.c, g, rom, s.fbs};
+  ale_power_on_hardware(m);
+}
+
 // Power-on: the console as ALE constructs it (Console ctor, then StellaEnvironment ctor).
 // `env_seed` seeds the environment RNG (sticky actions), as ALE's random_seed.  With a
 // batch's PowerOnState (m.power_on) the hardware part is copied from it.

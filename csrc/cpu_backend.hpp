@@ -31,8 +31,7 @@ class CpuBatch {
       // with the memos off (CULE_RESET_MEMO=0) every power-on emulates it.
       power_on_.reset((PowerOnState*)calloc(1, sizeof(PowerOnState)));
       if (!power_on_) throw std::bad_alloc();
-      Machine m{power_on_->c, cfg_, rom_.data(), power_on_->fbs};
-      ale_power_on_hardware(m);
+      make_power_on_state(*power_on_, cfg_, rom_.data());
     }
   }
 

@@ -348,8 +348,7 @@ CudaBatch::CudaBatch(const GameConfig& cfg, const std::string& rom, int num_envs
     // host by the same core code and copied by every power-on on the device; with the
     // memos off (CULE_RESET_MEMO=0) each console emulates it.
     std::unique_ptr<PowerOnState> host(new PowerOnState());   // value-initialised: zeros
-    Machine m{host->c, cfg, rom_host.data(), host->fbs};
-    ale_power_on_hardware(m);
+    make_power_on_state(*host, cfg, rom_host.data());
     check(cudaMalloc(&d.power_on, sizeof(PowerOnState)), "cudaMalloc(power-on state)");
     check(cudaMemcpy(d.power_on, host.get(), sizeof(PowerOnState), cudaMemcpyHostToDevice), "copy power-on state");
     d.bytes += sizeof(PowerOnState);

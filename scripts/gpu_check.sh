@@ -143,7 +143,7 @@ if [ "$PHASE" = "agent" ]; then
   M="${AGENT_MINUTES:-3}"
   echo "== agent: python agents/a2c_vtrace.py --max-minutes $M (pong, CUDA defaults)"
   rm -rf /tmp/cule_agent
-  timeout "$(limit $(( ${M%.*} * 60 + 240 )) 5)" "$PY" agents/a2c_vtrace.py --max-minutes "$M" \
+  timeout -s INT "$(limit $(( ${M%.*} * 60 + 300 )) 5)" "$PY" agents/a2c_vtrace.py --max-minutes "$M" \
     --log-dir /tmp/cule_agent --eval-interval 1000000000 --log-interval 200000 > "$OUT/agent.log" 2>&1
   echo "agent rc=$? after $(( $(date +%s) - T0 )) s"
   tail -5 "$OUT/agent.log"
