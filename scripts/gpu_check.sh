@@ -170,14 +170,7 @@ if [ "$PHASE" = "variants" ] || [ "$PHASE" = "session" ]; then
   echo "pipeline variants rc=$? after $(( $(date +%s) - T0 )) s"
   # A run cut short may leave a variant linked.
   bash scripts/gpu_variants.sh "$OUT" "atari,32,0,1" "main=$main_obj" > /dev/null 2>&1 || true
-  "$PY" - "$OUT/cuda_timing.jsonl" <<'PYEOF'
-import json, sys
-for line in open(sys.argv[1]):
-    if line.strip():
-        r = json.loads(line)
-        setup = f"  set-up {r['setup_s']:.1f} s" + (f" (first reset {r['first_reset_s']:.1f} s)" if "first_reset_s" in r else "")
-        print(f"{r['label']:>10s} {r['kind']:5s} {r['n']:7d} envs  {r['frames_per_s']:12,.0f} frames/s{setup}")
-PYEOF
+  "$PY" scripts/timing_summary.py "$OUT/cuda_timing.jsonl"
   echo "== done after $(( $(date +%s) - T0 )) s$([ $FAILED -eq 0 ] || echo ', with test failures')"
   exit $FAILED
 fi
@@ -317,6 +310,10 @@ e.synchronize()
 fi
 # The device tool brings back 8 files: the plot is the one left out.
 [ "$PHASE" = "bench" ] && rm -f "$OUT/benchmark.png"
+if [ "$PHASE" = "bench" ]; then
+  echo "== step timings, summary"
+  "$PY" scripts/timing_summary.py "$OUT/cuda_timing.jsonl"
+fi
 [ "$PHASE" = "all" ] && lockstep
 echo "== done after $(( $(date +%s) - T0 )) s$([ $FAILED -eq 0 ] || echo ', with test failures')"
 exit $FAILED

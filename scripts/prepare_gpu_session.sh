@@ -13,6 +13,11 @@
 #                                     setuptools and pybind11; default python3)
 set -uo pipefail
 cd "$(dirname "$0")/.."
+PY="${PYTHON:-python3}"
+"$PY" -c "import pybind11, setuptools" 2> /dev/null || {
+  echo "$PY lacks pybind11 or setuptools: set PYTHON to one that has them (e.g. python3 -m venv /tmp/pv &&"
+  echo "/tmp/pv/bin/pip install pybind11 setuptools, then PYTHON=/tmp/pv/bin/python)"; exit 2; }
+export PYTHON="$PY"
 mkdir -p .whl
 ARCH="${CULE_CUDA_ARCHS:-90}"
 T0=$(date +%s)

@@ -86,3 +86,27 @@ def test_cuda_timing_spec_items():
     assert len(items) >= 9
     for it in items:
         assert mod.parse_item(it)[0] in ("atari", "vec")
+
+
+def test_timing_summary(tmp_path):
+    import json
+    rows = [dict(label="main", kind="atari", game="pong", n=65536, render=False, frameskip=1, warmup=2, steps=77,
+                 ms_per_step=15.6, gpu_ms_per_step=15.5, frames_per_s=4203099.0, setup_s=3.2),
+            dict(label="opsw48", kind="vec", game="pong", n=65536, render=True, frameskip=4, warmup=2, steps=5,
+                 ms_per_step=295.0, gpu_ms_per_step=294.0, frames_per_s=888106.0, setup_s=9.0, construct_s=6.0,
+                 first_reset_s=3.0, env_kwargs={"noop_max": 1},
+                 kernel_ms={"k_vec_pool(cule::DeviceBatch, cule::VecDev)": 7.5,
+                            "void cule::(anonymous namespace)::k_vec_step(cule::DeviceBatch)": 270.25,
+                            "k_vec_obs": 2.0, "k_vec_process": 5.0})]
+    path = tmp_path / "t.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    p = subprocess.run(["python3", str(ROOT / "scripts" / "timing_summary.py"), str(path)], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    first, second = p.stdout.splitlines()
+    assert "4,203,099 frames/s" in first and "atari" in first and "none" in first
+    assert "vec,noop_max=1" in second and "888,106 frames/s" in second and "(first reset 3.0 s)" in second
+    assert "kernels: k_vec_step 270.2 ms, k_vec_pool 7.5 ms, k_vec_process 5.0 ms" in second
+    p = subprocess.run(["python3", str(ROOT / "scripts" / "timing_summary.py"), str(tmp_path / "none.jsonl")],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and "no timings" in p.stdout
