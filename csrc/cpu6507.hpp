@@ -121,6 +121,9 @@ struct HasTimerWait {
 #else
 #define CULE_OPCODE_SWITCH_HERE CULE_HOST_OPCODE_SWITCH
 #endif
+#if CULE_OPCODE_SWITCH_HERE < 0 || CULE_OPCODE_SWITCH_HERE > 2
+#error "CULE_HOST_OPCODE_SWITCH / CULE_DEVICE_OPCODE_SWITCH: 0 (table-driven), 1 (all opcodes) or 2 (the 48 hot ones)"
+#endif
 
 // The 48 opcodes with their own copy in the partial switch (CULE_DEVICE_OPCODE_SWITCH=2):
 // the most frequent over 12 games (see Core::step).  X(n) for each.
@@ -478,13 +481,8 @@ struct Core {
     const uint8_t opcode = fetch8();
 #if CULE_OPCODE_SWITCH_HERE
     if (opcode_switch<Bus>(0)) {   // every case returns
-#if defined(__CUDA_ARCH__)
 #define CULE_OP1(n) \
   case (n): { constexpr uint32_t d_ = decode_const(n); execute((uint8_t)(n), d_); } return;
-#else
-#define CULE_OP1(n) \
-  case (n): execute((uint8_t)(n), kDecodeHost[(n)]); return;
-#endif
 #define CULE_OP4(n) CULE_OP1(n) CULE_OP1((n) + 1) CULE_OP1((n) + 2) CULE_OP1((n) + 3)
 #define CULE_OP16(n) CULE_OP4(n) CULE_OP4((n) + 4) CULE_OP4((n) + 8) CULE_OP4((n) + 12)
 #define CULE_OP64(n) CULE_OP16(n) CULE_OP16((n) + 16) CULE_OP16((n) + 32) CULE_OP16((n) + 48)

@@ -316,8 +316,8 @@ constexpr CULE_HOST_DEVICE uint32_t page_penalty(uint32_t op, uint32_t mode) {
 __device__ const uint32_t kDecodeDevice[256] = {CULE_6507_DECODE_ENTRIES};
 #endif
 static const uint32_t kDecodeHost[256] = {CULE_6507_DECODE_ENTRIES};
-// Opcode n's entry as a constant expression, for code instantiated per opcode in GPU
-// code (Core::step with CULE_DEVICE_OPCODE_SWITCH).
+// Opcode n's entry as a constant expression, for the code Core::step instantiates per
+// opcode (host and device).
 constexpr CULE_HOST_DEVICE uint32_t decode_const(uint32_t n) {
   constexpr uint32_t t[256] = {CULE_6507_DECODE_ENTRIES};
   return t[n];

@@ -141,12 +141,16 @@ if [ "$PHASE" = "agent" ]; then
   # wall-clock.  Its CUDA defaults (1,200 envs, 20 minibatches), training for
   # AGENT_MINUTES (default 3), then its final evaluation only (10 full ALE-v5 episodes).
   M="${AGENT_MINUTES:-3}"
+  [[ "$M" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "AGENT_MINUTES must be a number of minutes, got '$M'"; exit 2; }
   echo "== agent: python agents/a2c_vtrace.py --max-minutes $M (pong, CUDA defaults)"
   rm -rf /tmp/cule_agent
-  timeout -s INT "$(limit $(( ${M%.*} * 60 + 300 )) 5)" "$PY" agents/a2c_vtrace.py --max-minutes "$M" \
+  # SIGINT first (the agent then saves its checkpoint), SIGKILL 20 s later.
+  timeout -s INT -k 20 "$(limit "$(awk -v m="$M" 'BEGIN { print int(m * 60) + 300 }')" 5)" \
+    "$PY" agents/a2c_vtrace.py --max-minutes "$M" \
     --log-dir /tmp/cule_agent --eval-interval 1000000000 --log-interval 200000 > "$OUT/agent.log" 2>&1
-  echo "agent rc=$? after $(( $(date +%s) - T0 )) s"
-  tail -5 "$OUT/agent.log"
+  rc=$?
+  tr '\r' '\n' < "$OUT/agent.log" | grep -v "^ *$" | tail -5 | cut -c1-300   # (tqdm's updates end in \r)
+  echo "agent rc=$rc after $(( $(date +%s) - T0 )) s"
   cp /tmp/cule_agent/progress.csv /tmp/cule_agent/learning_curve.png "$OUT/" 2>/dev/null || true
   exit 0
 fi
@@ -183,12 +187,12 @@ timeout -k 30 "$(limit 200 $([ "$PHASE" = bench ] && echo 150 || echo 100))" "$P
 echo "benchmark rc=$? after $(( $(date +%s) - T0 )) s"
 if [ "$PHASE" = "bench" ]; then
   echo "== step timings (scripts/cuda_timing.py: a synchronisation after every step)"
-  # The vec items carry each kernel's time per step (kernel_ms).  The last item starts
-  # every env without noops (noop_max=1: FIRE only), so its consoles start as alike as
+  # The vec items carry each kernel's time per step (kernel_ms).  The noop_max=1 item
+  # starts every env without noops (FIRE only), so its consoles start as alike as
   # cule.Atari's: beside atari,65536,1,4 and vec,65536,1,4 it tells whether the noop
   # starts' spread (consoles up to 29 frames apart) is what slows k_vec_step.
   timeout "$(limit 150 100)" "$PY" scripts/cuda_timing.py main \
-    "atari,32,0,1;atari,65536,0,1;atari,131072,0,1;atari,16384,1,4;vec,16384,1,4;atari,65536,1,4;vec,65536,1,4;vec,131072,1,4;vec,65536,1,4,pong,,noop_max=1" \
+    "atari,32,0,1;atari,65536,0,1;atari,131072,0,1;atari,16384,1,4;vec,16384,1,4;atari,65536,1,4;vec,65536,1,4;vec,65536,1,4,pong,,noop_max=1;vec,131072,1,4" \
     "$OUT/cuda_timing.jsonl" 2>&1
   # The prebuilt variants (scripts/build_cuda_variants.sh) against the lines above, when
   # they and the main object were made from these sources, in this order while time
@@ -203,7 +207,7 @@ if [ "$PHASE" = "bench" ]; then
      && [ "$want" = "$(cat .whl/cuda_backend.sha256 2>/dev/null)" ]; then
     if [ "$(left)" -gt 160 ]; then
       echo "== variants ${vargs[*]} (step timings as above)"
-      timeout "$(limit 110 100)" bash scripts/gpu_variants.sh "$OUT" "atari,65536,0,1;vec,65536,1,4" "${vargs[@]}" 2>&1
+      timeout "$(limit 110 120)" bash scripts/gpu_variants.sh "$OUT" "atari,65536,0,1;vec,65536,1,4" "${vargs[@]}" 2>&1
       echo "variants rc=$? after $(( $(date +%s) - T0 )) s"
       # (a short timing under the label "relink" comes with relinking the main object)
       bash scripts/gpu_variants.sh "$OUT" "atari,32,0,1" "relink=.whl/cuda_backend.o" > /dev/null 2>&1 \

@@ -19,6 +19,7 @@ PY="${PYTHON:-python3}"
   echo "/tmp/pv/bin/pip install pybind11 setuptools, then PYTHON=/tmp/pv/bin/python)"; exit 2; }
 export PYTHON="$PY"
 mkdir -p .whl
+rm -f .whl/cuda_backend.o .whl/cuda_backend.sha256 .whl/variants/*.o .whl/variants/sources.sha256
 ARCH="${CULE_CUDA_ARCHS:-90}"
 T0=$(date +%s)
 ( CULE_PREBUILD_CUDA=1 bash scripts/prepare_gpu_wheels.sh &&

@@ -5,6 +5,7 @@ with nothing else; the shell scripts parse; cuda_timing.py reads its SPEC items.
 import importlib.util
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -100,13 +101,13 @@ def test_timing_summary(tmp_path):
                             "k_vec_obs": 2.0, "k_vec_process": 5.0})]
     path = tmp_path / "t.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    p = subprocess.run(["python3", str(ROOT / "scripts" / "timing_summary.py"), str(path)], capture_output=True,
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "timing_summary.py"), str(path)], capture_output=True,
                        text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     first, second = p.stdout.splitlines()
     assert "4,203,099 frames/s" in first and "atari" in first and "none" in first
     assert "vec,noop_max=1" in second and "888,106 frames/s" in second and "(first reset 3.0 s)" in second
     assert "kernels: k_vec_step 270.2 ms, k_vec_pool 7.5 ms, k_vec_process 5.0 ms" in second
-    p = subprocess.run(["python3", str(ROOT / "scripts" / "timing_summary.py"), str(tmp_path / "none.jsonl")],
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "timing_summary.py"), str(tmp_path / "none.jsonl")],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and "no timings" in p.stdout
