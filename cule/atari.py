@@ -262,20 +262,19 @@ class Atari:
         self.difficulty = int(difficulty)
         self.seeds = seeds
         self.screen_shape = self.rom.screen_shape
-        ids = (_core.legal_actions(native_config(self.rom)["game_id"]) if self.full_action_space
-               else list(info["minimal_actions"]))
+        cfg = native_config(self.rom)
+        ids = _core.legal_actions(cfg["game_id"]) if self.full_action_space else list(info["minimal_actions"])
         self.action_set = torch.tensor(ids, dtype=torch.int64)
         self._cuda = None
         if _emulate_cuda:
-            self._cuda = CudaBackend(native_config(self.rom), self.rom.data, num_envs, self.device,
-                                     module=emulated_module())
+            self._cuda = CudaBackend(cfg, self.rom.data, num_envs, self.device, module=emulated_module())
             self._batch = self._cuda.batch
         elif self.device.type == "cuda":
-            self._cuda = CudaBackend(native_config(self.rom), self.rom.data, num_envs, self.device)
+            self._cuda = CudaBackend(cfg, self.rom.data, num_envs, self.device)
             self.device = self._cuda.device   # "cuda" becomes "cuda:N", the GPU in use
             self._batch = self._cuda.batch
         else:
-            self._batch = _core.CpuBatch(native_config(self.rom), self.rom.data, num_envs, int(num_threads))
+            self._batch = _core.CpuBatch(cfg, self.rom.data, num_envs, int(num_threads))
         self.render = bool(render)
         # Frames drawn per act: the last two (see CpuBatch.render_last), or none.
         self._batch.render_last = 2 if self.render else 0
