@@ -338,11 +338,16 @@ struct ModeEnv {
 //   * which frame buffer is current (tia.cur_buf, and the per-buffer bits of
 //     tia.fb_exact): buffers are compared and written as "current" and "other".
 // Any difference (a game that keeps RAM over, other parameters, a mode change) is a
-// miss, and the reset runs in full.  The first full reset_game that is allowed to
-// (Machine::memo_record: not the resets after a power-on) records into a free slot; a
-// slot is written once and only read after it is complete, so threads and GPU lanes
-// can share a memo.  CULE_RESET_MEMO=0 in the environment turns it off (cpu_backend.hpp,
-// cuda_backend.cu).
+// miss, and the reset runs in full.  A full reset_game records into a free slot of its
+// class: the resets of running games into the first kResetMemoSlots, the resets that
+// follow a power-on (Machine::after_power_on: loadROM's, and a reseeded vector-env
+// reset's two) into the last kPowerOnMemoSlots, so that they cannot take the slots the
+// episodes' resets need.  Every console of a batch powers on alike (PowerOnState, the
+// RNGs apart), so one console's power-on resets serve the whole batch: the backends
+// run one console's first (the leader) and the others' then take its slots.  A reset
+// of either class takes any matching slot.  A slot is written once and only read after
+// it is complete, so threads and GPU lanes can share a memo.  CULE_RESET_MEMO=0 in the
+// environment turns it off (cpu_backend.hpp, cuda_backend.cu).
 
 static_assert(offsetof(Console, env_rng) == offsetof(Console, sys_rng) + sizeof(Mt19937) &&
                   offsetof(Console, env_rng) + sizeof(Mt19937) + alignof(Console) > sizeof(Console),
@@ -350,7 +355,9 @@ static_assert(offsetof(Console, env_rng) == offsetof(Console, sys_rng) + sizeof(
 
 // NOOP frames of reset_game's 60 after which the console is compared.
 constexpr int kResetMemoCheckpoint = 2;
-constexpr int kResetMemoSlots = 2;
+constexpr int kResetMemoSlots = 2;     // for the resets of running games: slots 0, 1
+constexpr int kPowerOnMemoSlots = 2;   // for the resets after a power-on: slots 2, 3
+constexpr int kMemoSlots = kResetMemoSlots + kPowerOnMemoSlots;
 
 enum : int32_t { kMemoEmpty = 0, kMemoRecording = 1, kMemoReady = 2, kMemoUnusable = 3 };
 
@@ -383,13 +390,13 @@ struct StartNode {
 };
 
 struct StartNodes {
-  StartNode node[kResetMemoSlots][kStartFires][kStartNoops];   // node (0, 0) unused
+  StartNode node[kMemoSlots][kStartFires][kStartNoops];   // node (0, 0) unused
 };
 
 // Zero-filled memory is an empty memo (without noop-start nodes).
 struct ResetMemo {
-  ResetMemoSlot slot[kResetMemoSlots];
-  // The noop-start memo's nodes (24 MB), zero-filled, allocated by the batch when a
+  ResetMemoSlot slot[kMemoSlots];
+  // The noop-start memo's nodes (48 MB), zero-filled, allocated by the batch when a
   // vector env is made on it (only vector envs start with noops); null: none.
   StartNodes* start;
 };
@@ -496,7 +503,7 @@ CULE_BIG void memo_apply(Machine& m, const ResetMemoSlot& s) {
 // cur_buf is neither 0 nor 1 (only a hand-made snapshot has one) runs in full.
 CULE_BIG bool memo_use(Machine& m, const EnvParams& p) {
   if (m.c.tia.cur_buf > 1) return false;
-  for (int i = 0; i < kResetMemoSlots; ++i) {
+  for (int i = 0; i < kMemoSlots; ++i) {
     ResetMemoSlot& s = m.memo->slot[i];
     if (memo_load(&s.state) != kMemoReady) continue;
     if (!memo_params_equal(s, p) || !memo_matches(m, s)) continue;
@@ -508,11 +515,14 @@ CULE_BIG bool memo_use(Machine& m, const EnvParams& p) {
   return false;
 }
 
-// At the checkpoint of a reset that missed: claims the first empty slot (one recording
-// at a time: not while an earlier slot is being recorded) and stores its key.
+// At the checkpoint of a reset that missed: claims the first empty slot of the reset's
+// class (one recording at a time: not while an earlier slot of the class is being
+// recorded) and stores its key.
 CULE_BIG ResetMemoSlot* memo_start(Machine& m, const EnvParams& p) {
   if (m.c.tia.cur_buf > 1) return nullptr;
-  for (int i = 0; i < kResetMemoSlots; ++i) {
+  const int first = m.after_power_on ? kResetMemoSlots : 0;
+  const int end = m.after_power_on ? kMemoSlots : kResetMemoSlots;
+  for (int i = first; i < end; ++i) {
     ResetMemoSlot& s = m.memo->slot[i];
     const int32_t st = memo_load(&s.state);
     if (st == kMemoRecording) return nullptr;
@@ -571,7 +581,7 @@ CULE_BIG void ale_reset_game(Machine& m, const EnvParams& params) {
   ResetMemoSlot* recording = nullptr;
   if (m.memo) {
     if (memo_use(m, p)) return;
-    if (m.memo_record) recording = memo_start(m, p);
+    recording = memo_start(m, p);
   }
   ale_emulate(m, A_NOOP, 60 - kResetMemoCheckpoint);
   ale_soft_reset(m);

@@ -47,6 +47,8 @@ PYBIND11_MODULE(_core, m) {
       .def("reset_memo_stats", &CpuBatch::reset_memo_stats,
            "The reset_game memo's slots as (state, hits): state 0 empty, 1 being recorded, 2 recorded (in use), "
            "3 not usable for this game; [] when CULE_RESET_MEMO=0 turned it off")
+      .def("power_on_memo_stats", &CpuBatch::power_on_memo_stats,
+           "The same for the memo's slots of the resets that follow a power-on (loadROM, reseeded resets)")
       .def("start_memo_stats", &CpuBatch::start_memo_stats,
            "The noop-start memo per reset_game memo slot, as (frames taken from recorded nodes, frames "
            "emulated) by the vector env's FIRE / noop starts that began at the slot's end state; [] when off")

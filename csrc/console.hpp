@@ -19,10 +19,10 @@ struct Machine {
   const GameConfig& g;
   const uint8_t* rom;
   uint8_t* fbs;              // two frame buffers, kFrameBufferBytes each
-  // The batch's reset_game memo (ale_env.hpp; null: none), and whether a reset_game of
-  // this call may record into it (not the resets that follow a power-on).
+  // The batch's reset_game memo (ale_env.hpp; null: none), and whether the reset_games
+  // of this call follow a power-on (they record into the memo's power-on slots).
   ResetMemo* memo = nullptr;
-  bool memo_record = true;
+  bool after_power_on = false;
   // The batch's console as power-on leaves it before the environment's part (ale_env.hpp:
   // the same for every console of a game), or null: power-on then emulates it.
   const PowerOnState* power_on = nullptr;

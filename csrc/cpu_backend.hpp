@@ -45,14 +45,21 @@ class CpuBatch {
     return m;
   }
 
-  // The reset_game memo's slots (ale_env.hpp): state (kMemo*) and hits each; empty when
-  // the memo is off.
-  std::vector<std::pair<int, int>> reset_memo_stats() const {
+  // The reset_game memo's slots (ale_env.hpp) [first, first + count): state (kMemo*) and
+  // hits each; empty when the memo is off.  reset_memo_stats: the running games' slots;
+  // power_on_memo_stats: the power-on resets' slots.
+  std::vector<std::pair<int, int>> memo_slot_stats(int first, int count) const {
     std::vector<std::pair<int, int>> out;
     if (memo_)
-      for (const ResetMemoSlot& s : memo_->slot)
+      for (int i = first; i < first + count; ++i) {
+        const ResetMemoSlot& s = memo_->slot[i];
         out.emplace_back(memo_load(&s.state), __atomic_load_n(&s.hits, __ATOMIC_RELAXED));
+      }
     return out;
+  }
+  std::vector<std::pair<int, int>> reset_memo_stats() const { return memo_slot_stats(0, kResetMemoSlots); }
+  std::vector<std::pair<int, int>> power_on_memo_stats() const {
+    return memo_slot_stats(kResetMemoSlots, kPowerOnMemoSlots);
   }
 
   // Allocates the noop-start memo's nodes (ale_env.hpp; zero-filled by calloc, whose
@@ -64,8 +71,9 @@ class CpuBatch {
     memo_->start = start_.get();
   }
 
-  // The noop-start memo (ale_env.hpp) per reset_game memo slot: the noop-start frames
-  // its walks took from recorded nodes, and those they emulated.
+  // The noop-start memo (ale_env.hpp) per reset_game memo slot (all kMemoSlots, the
+  // power-on ones last): the noop-start frames its walks took from recorded nodes, and
+  // those they emulated.
   std::vector<std::pair<int, int>> start_memo_stats() const {
     std::vector<std::pair<int, int>> out;
     if (memo_)
@@ -76,14 +84,19 @@ class CpuBatch {
   }
 
   // ALE loadROM(): power on, then reset_game.  seeds: one environment seed per env.
+  // With the memo on, console 0 goes first, alone: its reset records the memo's
+  // power-on slot, which the others' then take (ale_env.hpp).
   void load(const uint32_t* seeds, const uint16_t* modes, const uint8_t* difficulties, const EnvParams& p) {
-    pool_.parallel_for(n_, [&](int b, int e) {
-      for (int i = b; i < e; ++i) {
-        Machine m = machine(i);
-        m.memo_record = false;   // a reset after power-on is not what later resets see
-        ale_power_on(m, seeds[i], modes[i], difficulties[i]);
-        ale_reset_game(m, p);
-      }
+    auto one = [&](int i) {
+      Machine m = machine(i);
+      m.after_power_on = true;
+      ale_power_on(m, seeds[i], modes[i], difficulties[i]);
+      ale_reset_game(m, p);
+    };
+    const int leader = memo_ ? 1 : 0;
+    if (leader) one(0);
+    pool_.parallel_for(n_ - leader, [&](int b, int e) {
+      for (int i = b; i < e; ++i) one(i + leader);
     });
   }
 

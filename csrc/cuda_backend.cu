@@ -97,17 +97,23 @@ __device__ __forceinline__ Machine machine(const DeviceBatch& b, Console& c, con
   return m;
 }
 
+// One launch with only >= 0 runs console `only` (the leader, see CudaBatch::load); one
+// with only < 0 runs every console but `skip` (none if < 0).
 __global__ void k_load(DeviceBatch b, GameConfig g, const uint32_t* seeds, const uint16_t* modes,
-                       const uint8_t* diffs, EnvParams p) {
+                       const uint8_t* diffs, EnvParams p, int only, int skip) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
-  if (env >= b.n) return;
+  if (only >= 0) {
+    if (env != 0) return;
+    env = only;
+  }
+  if (env >= b.n || env == skip) return;
   // Start from all-zero bytes, as the CPU backend's value-initialised consoles do.
   // (Power-on writes every byte today; this keeps snapshots byte-identical to the CPU
   // backend's even if it stops doing so.)
   ConsoleStorage s;
   for (int w = 0; w < kWords; ++w) s.words[w] = 0;
   Machine m = machine(b, s.c, g, env);
-  m.memo_record = false;   // a reset after power-on is not what later resets see
+  m.after_power_on = true;   // the memo's power-on slots (ale_env.hpp)
   ale_power_on(m, seeds[env], modes[env], diffs[env]);
   ale_reset_game(m, p);
   store_console(b.states, env, s);
@@ -371,15 +377,15 @@ CudaBatch::~CudaBatch() = default;
 int CudaBatch::num_envs() const { return impl_->n; }
 size_t CudaBatch::device_bytes() const { return impl_->bytes; }
 
-// Two adjacent int32 counters of every memo slot, from `offset` in ResetMemoSlot, after
-// the device is idle; empty when the memo is off.
-static std::vector<std::pair<int, int>> memo_slot_pairs(const DeviceBatch& b, int device, size_t offset,
-                                                        const char* what) {
+// Two adjacent int32 counters of the memo slots [first, first + count), from `offset` in
+// ResetMemoSlot, after the device is idle; empty when the memo is off.
+static std::vector<std::pair<int, int>> memo_slot_pairs(const DeviceBatch& b, int device, size_t offset, int first,
+                                                        int count, const char* what) {
   std::vector<std::pair<int, int>> out;
   if (!b.memo) return out;
   DeviceGuard guard(device);
   check(cudaDeviceSynchronize(), what);
-  for (int i = 0; i < kResetMemoSlots; ++i) {
+  for (int i = first; i < first + count; ++i) {
     int32_t pair[2];
     check(cudaMemcpy(pair, (const uint8_t*)&b.memo->slot[i] + offset, sizeof(pair), cudaMemcpyDeviceToHost), what);
     out.emplace_back(pair[0], pair[1]);
@@ -392,7 +398,13 @@ static_assert(offsetof(ResetMemoSlot, hits) == offsetof(ResetMemoSlot, state) + 
               "memo_slot_pairs reads each pair of counters at once");
 
 std::vector<std::pair<int, int>> CudaBatch::reset_memo_stats() const {
-  return memo_slot_pairs(impl_->b, impl_->device, offsetof(ResetMemoSlot, state), "reset_memo_stats");
+  return memo_slot_pairs(impl_->b, impl_->device, offsetof(ResetMemoSlot, state), 0, kResetMemoSlots,
+                         "reset_memo_stats");
+}
+
+std::vector<std::pair<int, int>> CudaBatch::power_on_memo_stats() const {
+  return memo_slot_pairs(impl_->b, impl_->device, offsetof(ResetMemoSlot, state), kResetMemoSlots,
+                         kPowerOnMemoSlots, "power_on_memo_stats");
 }
 
 void CudaBatch::enable_start_memo() {
@@ -415,7 +427,8 @@ void CudaBatch::enable_start_memo() {
 }
 
 std::vector<std::pair<int, int>> CudaBatch::start_memo_stats() const {
-  return memo_slot_pairs(impl_->b, impl_->device, offsetof(ResetMemoSlot, start_skipped), "start_memo_stats");
+  return memo_slot_pairs(impl_->b, impl_->device, offsetof(ResetMemoSlot, start_skipped), 0, kMemoSlots,
+                         "start_memo_stats");
 }
 size_t CudaBatch::console_state_bytes() { return sizeof(Console); }
 size_t CudaBatch::frame_buffer_bytes() { return 2 * (size_t)kFrameBufferBytes; }
@@ -451,7 +464,16 @@ void CudaBatch::load(const uint32_t* seeds, const uint16_t* modes, const uint8_t
     check(cudaMemcpyAsync(ddiffs, diffs, (size_t)d.n, cudaMemcpyHostToDevice, s), "copy difficulties");
     // As CpuBatch::load: the reset after power-on draws every frame, whatever
     // render_last says (the consoles' bytes, frame buffers included, must match).
-    CULE_LAUNCH(k_load, blocks(d.n), kThreads, s, d.b, d.cfg, dseeds, dmodes, ddiffs, to_params(p, kRenderAll));
+    // With the memo on, console 0 powers on and resets first, alone (one thread): its
+    // reset records the memo's power-on slot, which the others' then take (ale_env.hpp)
+    // instead of emulating the reset's frames beside it.
+    const EnvParams ep = to_params(p, kRenderAll);
+    const int leader = d.b.memo ? 0 : -1;
+    if (leader >= 0) {
+      CULE_LAUNCH(k_load, 1, 1, s, d.b, d.cfg, dseeds, dmodes, ddiffs, ep, leader, -1);
+      check(cudaGetLastError(), "k_load");
+    }
+    CULE_LAUNCH(k_load, blocks(d.n), kThreads, s, d.b, d.cfg, dseeds, dmodes, ddiffs, ep, -1, leader);
     check(cudaGetLastError(), "k_load");
     check(cudaStreamSynchronize(s), "load");
   } catch (...) {

@@ -31,9 +31,12 @@ class CudaBatch {
   int num_envs() const;
   size_t device_bytes() const;   // device memory this batch holds
   // The reset_game memo's slots as (state, hits) (ale_env.hpp); empty when off.
-  // Synchronises with the device.
+  // Synchronises with the device.  reset_memo_stats: the running games' slots;
+  // power_on_memo_stats: the slots of the resets that follow a power-on.
   std::vector<std::pair<int, int>> reset_memo_stats() const;
-  // The noop-start memo's frames per slot: (taken from recorded nodes, emulated).
+  std::vector<std::pair<int, int>> power_on_memo_stats() const;
+  // The noop-start memo's frames per slot (all of them, the power-on ones last): (taken
+  // from recorded nodes, emulated).
   std::vector<std::pair<int, int>> start_memo_stats() const;
   static size_t console_state_bytes();   // bytes of one console in a snapshot (sizeof(Console))
   static size_t frame_buffer_bytes();    // bytes of one console's two frame buffers
@@ -100,7 +103,9 @@ class CudaVecEnv {
   size_t stacked_obs_size() const;    // bytes of one env's observation
   void seed_noops(const uint32_t* seeds, uintptr_t stream);   // host uint32 [N]
   // seeds: device int64 [N]: -2 not reset, -1 reset keeping the RNGs, >= 0 reseed.
-  void reset(uintptr_t seeds, const CudaVecOutputs& out, uintptr_t stream);
+  // leader: an env that is reset, run first and alone so that the others' resets take
+  // the memo slots it records (-1: none; the result is the same either way).
+  void reset(uintptr_t seeds, const CudaVecOutputs& out, int leader, uintptr_t stream);
   // action_idx: device int64 [N] indices into the action set; strengths: device float [N]
   // or 0; bad: device int32 [1], set when an index is out of range (then nothing
   // changes); final_obs: device uint8 like obs (SAME_STEP only).

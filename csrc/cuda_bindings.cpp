@@ -40,6 +40,7 @@ CULE_PYBIND11_MODULE(CULE_CUDA_MODULE, m) {
       .def_property_readonly("num_envs", &CudaBatch::num_envs)
       .def_property_readonly("device_bytes", &CudaBatch::device_bytes)
       .def("reset_memo_stats", &CudaBatch::reset_memo_stats)
+      .def("power_on_memo_stats", &CudaBatch::power_on_memo_stats)
       .def("start_memo_stats", &CudaBatch::start_memo_stats)
       .def_property_readonly_static("console_state_bytes", [](py::object) { return CudaBatch::console_state_bytes(); })
       .def_property_readonly_static("frame_buffer_bytes", [](py::object) { return CudaBatch::frame_buffer_bytes(); })
@@ -101,11 +102,13 @@ CULE_PYBIND11_MODULE(CULE_CUDA_MODULE, m) {
       })
       // outputs: (obs, reward, terminated, truncated, env_id, lives, frame_number,
       // episode_frame_number) device pointers.
-      .def("reset", [](CudaVecEnv& v, uintptr_t seeds, const std::vector<uintptr_t>& outs, uintptr_t stream) {
+      // leader: an env that is reset, run first (see CudaVecEnv::reset), or -1.
+      .def("reset", [](CudaVecEnv& v, uintptr_t seeds, const std::vector<uintptr_t>& outs, uintptr_t stream,
+                       int leader) {
         if (outs.size() != 8) throw std::invalid_argument("reset: 8 output pointers");
         v.reset(seeds, CudaVecOutputs{outs[0], outs[1], outs[2], outs[3], outs[4], outs[5], outs[6], outs[7]},
-                stream);
-      })
+                leader, stream);
+      }, py::arg("seeds"), py::arg("outs"), py::arg("stream"), py::arg("leader") = -1)
       .def("step", [](CudaVecEnv& v, uintptr_t actions, uintptr_t strengths, uintptr_t bad,
                       const std::vector<uintptr_t>& outs, uintptr_t final_obs, uintptr_t stream) {
         if (outs.size() != 8) throw std::invalid_argument("step: 8 output pointers");

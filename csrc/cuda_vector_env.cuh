@@ -166,10 +166,16 @@ __global__ void k_vec_seed_noops(VecDev d, const uint32_t* seeds) {
 }
 
 // seeds[env]: -2 not reset, -1 reset keeping the RNGs, >= 0 reseed.  Every row of `out`
-// is written.
-__global__ void k_vec_reset(DeviceBatch b, GameConfig g, VecDev d, const int64_t* seeds, vec::VecOutputs out) {
+// is written.  only >= 0: env `only` alone (the leader, see CudaVecEnv::reset); else every
+// env but `skip` (none if < 0).
+__global__ void k_vec_reset(DeviceBatch b, GameConfig g, VecDev d, const int64_t* seeds, vec::VecOutputs out,
+                            int only, int skip) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
-  if (env >= d.n) return;
+  if (only >= 0) {
+    if (env != 0) return;
+    env = only;
+  }
+  if (env >= d.n || env == skip) return;
   ConsoleStorage cs;
   load_console(b.states, env, cs);
   const int64_t seed = seeds[env];
@@ -443,12 +449,20 @@ static void vec_finish(const DeviceBatch& b, const VecDev& d, uint8_t* obs, cons
   check(cudaGetLastError(), "k_vec_obs");
 }
 
-void CudaVecEnv::reset(uintptr_t seeds, const CudaVecOutputs& o, uintptr_t stream) {
+void CudaVecEnv::reset(uintptr_t seeds, const CudaVecOutputs& o, int leader, uintptr_t stream) {
   Impl& v = *impl_;
   DeviceGuard guard(v.batch->device);
   cudaStream_t s = (cudaStream_t)stream;
   const vec::VecOutputs out = vec_outputs(o);
-  CULE_LAUNCH(k_vec_reset, blocks(v.d.n), kThreads, s, v.batch->b, v.batch->cfg, v.d, (const int64_t*)seeds, out);
+  // The leader (an env that is reset) first, alone (one thread): its resets record the
+  // memo slots that the others' then take (ale_env.hpp) instead of emulating beside it.
+  if (leader >= v.d.n || !v.batch->b.memo) leader = -1;
+  if (leader >= 0) {
+    CULE_LAUNCH(k_vec_reset, 1, 1, s, v.batch->b, v.batch->cfg, v.d, (const int64_t*)seeds, out, leader, -1);
+    check(cudaGetLastError(), "k_vec_reset");
+  }
+  CULE_LAUNCH(k_vec_reset, blocks(v.d.n), kThreads, s, v.batch->b, v.batch->cfg, v.d, (const int64_t*)seeds, out,
+              -1, leader);
   check(cudaGetLastError(), "k_vec_reset");
   vec_finish(v.batch->b, v.d, out.obs, out, 0, s);
 }

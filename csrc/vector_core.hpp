@@ -110,16 +110,16 @@ CULE_HD EnvParams vc_ale_params(const VecOptions& o) {
 template <class Ops>
 CULE_HD void vc_reset_env(Machine& m, EnvSlot& s, const VecOptions& o, bool fire_reset, int64_t seed, Ops& ops) {
   const EnvParams p = vc_ale_params(o);
-  const bool record = m.memo_record;
+  const bool after_power_on = m.after_power_on;
   if (seed >= 0) {
     mt_seed(s.noop_rng, (uint32_t)seed);
     ale_power_on(m, (uint32_t)seed, o.default_mode, 0);
     s.sticky_strength = kInitialStrength;
-    m.memo_record = false;   // the resets after a power-on are not what later resets see
+    m.after_power_on = true;   // both resets: the memo's power-on slots (ale_env.hpp)
     ale_reset_game(m, p);
   }
   ale_reset_game(m, p);
-  m.memo_record = record;
+  m.after_power_on = after_power_on;
   // FIRE and the noops, one frame each (p.frameskip 1), through the noop-start memo
   // (ale_env.hpp) when the reset ended on a memo slot's end state.
   StartWalk walk = start_walk_begin(m, p);

@@ -587,7 +587,9 @@ class AtariVectorEnv(VectorEnv):
         per_env[ids] = seeds
         dseeds = torch.from_numpy(per_env).to(self.device)
         obs, ints, flags, ptrs = self._cuda_outputs()
-        self._vec.reset(dseeds.data_ptr(), ptrs, backend.stream)
+        # The first env reset runs first, alone, so that the others take the reset_game
+        # memo slots it records (csrc/ale_env.hpp) rather than emulating beside it.
+        self._vec.reset(dseeds.data_ptr(), ptrs, backend.stream, int(ids[0]) if len(ids) else -1)
         self._keep = dseeds   # alive until the queued work has used it
         self._has_reset = True
         self._pending_actions = None

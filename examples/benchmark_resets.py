@@ -1,9 +1,12 @@
 """Resets with and without the reset_game memo (csrc/ale_env.hpp), side by side in one run.
 
-Two measurements per game, each alternating windows between an env built with the memo
-(the default: the reset_game memo and the noop-start memo) and one built with
-``CULE_RESET_MEMO=0`` (every reset and noop start emulated in full):
+Three measurements per game, each alternating between envs built with the memo (the
+default: the reset_game memo, its power-on slots and the noop-start memo) and envs built
+with ``CULE_RESET_MEMO=0`` (every reset and noop start emulated in full):
 
+* set-up: making ``cule.AtariVectorEnv`` (loadROM: power-on and ``reset_game`` of every
+  env) and its first ``reset(seed=1)`` (power-on, ``reset_game`` twice, the noop starts),
+  in seconds (median over the windows; the ratio is the time without over the time with);
 * ``reset_game``: ``cule.Atari.reset()`` of all envs, over and over (after one reset
   has recorded the memo), in resets/s;
 * vector env: ``cule.AtariVectorEnv`` (ale-py's defaults: frameskip 4, noop starts,
@@ -36,6 +39,12 @@ def build(memo, make):
             del os.environ["CULE_RESET_MEMO"]
         else:
             os.environ["CULE_RESET_MEMO"] = old
+
+
+def memo_hits(batch):
+    """Resets that took a recorded end state, over all memo slots (the running games' and
+    the power-on ones: a reset takes any slot whose console matches)."""
+    return sum(h for _, h in batch.reset_memo_stats() + batch.power_on_memo_stats())
 
 
 def alternate(work, windows, seconds):
@@ -78,6 +87,21 @@ def run(a):
     threads = a.threads or None   # cule.Atari: None = all cores
     print(f"{'game':16s} {'measure':10s} {'memo':>14s} {'no memo':>14s} {'ratio':>7s}")
     for game in a.games:
+        times = [[], []]
+        for w in range(2 * a.windows):
+            k = w % 2
+            t0 = time.perf_counter()
+            v = build(k == 0, lambda: cule.AtariVectorEnv(game, n, device=a.device, num_threads=a.threads))
+            v.reset(seed=1)
+            if v.device.type == "cuda":
+                torch.cuda.synchronize()
+            times[k].append(time.perf_counter() - t0)
+            if k == 0:
+                stats = v.atari._batch.power_on_memo_stats()
+            v.close()
+        on, off = (float(np.median(t)) for t in times)
+        print(f"{game:16s} {'set-up':10s} {on:12.3f} s {off:12.3f} s {off / on:6.2f}x   "
+              f"(power-on memo slots (state, hits): {stats})")
         def make_atari():
             return cule.Atari(game, n, device=a.device, num_threads=threads, seed=1)
         ats = [build(True, make_atari), build(False, make_atari)]
@@ -91,7 +115,7 @@ def run(a):
                 return n
             return one
         on, off = alternate([resets(ats[0]), resets(ats[1])], a.windows, a.seconds)
-        hits = sum(h for _, h in ats[0]._batch.reset_memo_stats())
+        hits = memo_hits(ats[0]._batch)
         print(f"{game:16s} {'reset_game':10s} {on:11,.0f}/s {off:11,.0f}/s {on / off:6.2f}x   (memo hits {hits})")
         del ats
 
@@ -115,7 +139,7 @@ def run(a):
             return one
         on, off = alternate([steps(vecs[0], gens[0]), steps(vecs[1], gens[1])], a.windows, a.seconds)
         batch = vecs[0].atari._batch
-        hits = sum(h for _, h in batch.reset_memo_stats())
+        hits = memo_hits(batch)
         taken = sum(s for s, _ in batch.start_memo_stats())
         run_ = sum(r for _, r in batch.start_memo_stats())
         share = f"{100 * taken / (taken + run_):.0f}%" if taken + run_ else "-"

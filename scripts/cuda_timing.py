@@ -120,9 +120,10 @@ def main(label, spec, out, secs=1.2, warmup=2):
         if extra:
             r["env_kwargs"] = extra
         batch = (e.atari if kind == "vec" else e)._batch
-        # The memos' counters (csrc/ale_env.hpp): reset_game memo (state, hits) per slot and
-        # noop-start frames (from nodes, emulated) per slot; [] when CULE_RESET_MEMO=0.
-        r["reset_memo"] = [list(x) for x in batch.reset_memo_stats()]
+        # The memos' counters (csrc/ale_env.hpp): reset_game memo (state, hits) per slot (the
+        # running games' two, then the power-on resets' two) and noop-start frames (from
+        # nodes, emulated) per slot; [] when CULE_RESET_MEMO=0.
+        r["reset_memo"] = [list(x) for x in batch.reset_memo_stats() + batch.power_on_memo_stats()]
         r["start_memo"] = [list(x) for x in batch.start_memo_stats()]
         print(json.dumps(r), flush=True)
         with open(out, "a") as f:

@@ -226,7 +226,7 @@ summary = {"build": cule.build_info(), "gpu": torch.cuda.get_device_name(0)}
 try:
     # Device memory per env (console state, two frame buffers), from two batch sizes, and
     # what a batch holds once (ROM, palette, the reset_game memo; a vector env's batch
-    # also the noop-start memo's 24.4 MB); the largest batch the free memory holds.
+    # also the noop-start memo's 48.7 MB); the largest batch the free memory holds.
     e = cule.Atari("pong", 4096, device="cuda", render=False)
     e2 = cule.Atari("pong", 8192, device="cuda", render=False)
     b1, b2 = e._cuda.batch.device_bytes, e2._cuda.batch.device_bytes

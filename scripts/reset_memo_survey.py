@@ -1,7 +1,9 @@
 """Which games the reset_game memo serves: per game, 4 envs of random play (frameskip 4,
 sticky actions) with 600-frame episodes for 400 steps, each finished env reset; prints
-the resets and the memo's slots as (state, hits): state 2 recorded (in use), 3 not usable
-(the rest of reset_game draws from an RNG).  CPU backend, one thread.
+the resets and the memo's slots as (state, hits): the running games' two, then the two of
+the resets that follow a power-on (loading's; a reset takes any slot that matches); state
+2 recorded (in use), 3 not usable (the rest of reset_game draws from an RNG).  CPU
+backend, one thread.
 
     python scripts/reset_memo_survey.py [GAME ...]
 """
@@ -37,4 +39,4 @@ for game in args.games or cule.list_games():
         if len(done):
             resets += len(done)
             e.reset(done)
-    print(f"{game:24s} resets {resets:3d} slots {e._batch.reset_memo_stats()}  {time.time() - t0:.1f}s", flush=True)
+    print(f"{game:24s} resets {resets:3d} slots {e._batch.reset_memo_stats()} power-on {e._batch.power_on_memo_stats()}  {time.time() - t0:.1f}s", flush=True)

@@ -245,13 +245,13 @@ def test_device_bytes_accounting():
     cs, fs = m.CudaBatch.console_state_bytes, m.CudaBatch.frame_buffer_bytes
     # States are allocated in whole groups of 32 consoles (4-byte words), frame buffers
     # and a cur_buf byte per env; the ROM (>= 16 KiB), the palette and the reset_game
-    # memo (two slots: two consoles and two frame-buffer pairs each, and a header) and the
+    # memo (four slots: two consoles and two frame-buffer pairs each, and a header) and the
     # power-on state (a console and its frame-buffer pair) once.  (The noop-start memo's
     # nodes come with a vector env: see the vector env tests.)
     words = (cs + 3) // 4
     fixed = b1 - (32 * words * 4 + fs + 1)
     memo = m.CudaBatch.reset_memo_bytes
-    assert 2 * (2 * cs + 2 * fs) < memo < 2 * (2 * cs + 2 * fs) + 256
+    assert 4 * (2 * cs + 2 * fs) < memo < 4 * (2 * cs + 2 * fs) + 256
     assert fixed == 16384 + 256 * 4 + memo + cs + fs
     assert b33 == fixed + 64 * words * 4 + 33 * (fs + 1)
     assert b64 == fixed + 64 * words * 4 + 64 * (fs + 1)

@@ -2,6 +2,8 @@
 
 A reset whose console, a couple of frames after the system reset, equals the one a
 recorded reset had there takes that reset's end state instead of emulating the rest.
+The resets that follow a power-on (loading, reseeding) record into slots of their own,
+and the backends run one console's first, so that the batch's others take it.
 The golden values are the same runs with the memo off (``CULE_RESET_MEMO=0``), whose
 resets emulate every frame as ALE does (tests/test_parity.py holds that path, and with
 the memo on, to ALE itself): consoles, frame buffers, counters and rewards must be
@@ -14,9 +16,15 @@ import torch
 import cule
 
 
+def memo_stats(batch):
+    """All four memo slots as (state, hits): the running games' two, then the two of the
+    resets that follow a power-on ([] with the memo off)."""
+    return batch.reset_memo_stats() + batch.power_on_memo_stats()
+
+
 def run(game, memo, monkeypatch, steps=400, n=6, set_difficulty_at=None, **kw):
     """Random play with resets of the envs whose episode ended; a snapshot after every
-    reset.  Returns (snapshots, rewards, memo stats, envs reset)."""
+    reset.  Returns (snapshots, rewards, memo stats (memo_stats), envs reset)."""
     monkeypatch.setenv("CULE_RESET_MEMO", "1" if memo else "0")
     kw.setdefault("max_num_frames_per_episode", 1200)
     kw.setdefault("frameskip", 4)
@@ -35,7 +43,7 @@ def run(game, memo, monkeypatch, steps=400, n=6, set_difficulty_at=None, **kw):
             e.reset(done)
             s = e.clone_state()
             snaps.append((t, s["consoles"].clone(), s["frame_buffers"].clone()))
-    return snaps, torch.stack(rewards), e._batch.reset_memo_stats(), resets
+    return snaps, torch.stack(rewards), memo_stats(e._batch), resets
 
 
 def assert_same_runs(a, b):
@@ -68,7 +76,7 @@ def vector_run(game, memo, monkeypatch, p, emulate=False, n=8, steps=250, max_fr
     state = env.atari.clone_state()
     out += [state["consoles"].numpy().copy(), state["frame_buffers"].numpy().copy()]
     b = env.atari._batch
-    stats = (b.reset_memo_stats(), b.start_memo_stats())
+    stats = (memo_stats(b), b.start_memo_stats())
     env.close()
     return out, stats
 
@@ -86,20 +94,25 @@ def test_memo_resets_equal_full_resets(game, monkeypatch):
     assert off[2] == []   # off: no memo at all
     resets = on[3]
     hits = sum(h for _, h in on[2])
-    # The first reset records (it runs in full); the later ones take its end state.
-    assert on[2][0][0] == 2, on[2]
-    assert hits >= resets - 2 > 0, (resets, on[2])
+    # Loading runs console 0's power-on and reset first: it records the first power-on
+    # slot, and the other 5 consoles' resets take it.  The later resets take it too
+    # where their console at the checkpoint is the power-on's (pong, ms_pacman clear
+    # their RAM); elsewhere the first of them records a slot of its own (it runs in
+    # full) and the others take that.
+    assert on[2][2][0] == 2 and on[2][2][1] >= 5, on[2]
+    assert hits >= 5 + resets - 1 and resets > 0, (resets, on[2])
     assert_same_runs(on, off)
 
 
 def test_a_different_console_misses_and_records_its_own_slot(monkeypatch):
     # Difficulty B -> A half-way: the switches differ at the checkpoint, so the first
-    # reset after the change must not take the recorded end state (it would be the
-    # wrong game), and it records the second slot.
+    # reset after the change must not take the recorded end state (the power-on slot's,
+    # which pong's resets take before the change: it would be the wrong game), and it
+    # records a slot of the running games' class.
     on = run("pong", True, monkeypatch, steps=500, set_difficulty_at=250, max_num_frames_per_episode=800)
     off = run("pong", False, monkeypatch, steps=500, set_difficulty_at=250, max_num_frames_per_episode=800)
-    assert [s for s, _ in on[2]] == [2, 2], on[2]
-    assert all(h > 0 for _, h in on[2]), on[2]
+    assert [s for s, _ in on[2]] == [2, 0, 2, 0], on[2]
+    assert on[2][0][1] > 0 and on[2][2][1] > 5, on[2]
     assert_same_runs(on, off)
 
 
@@ -140,9 +153,10 @@ def test_consoles_that_differ_at_the_checkpoint_run_in_full(game, monkeypatch):
     # before (RAM they keep), so no two resets look alike there: both slots get recorded
     # and never used, and every reset runs in full.  A memo that compared less than the
     # whole console would take a wrong end state here.
+    # (Loading, whose consoles all power on alike, still shares one recording.)
     on = run(game, True, monkeypatch, steps=600, n=4, max_num_frames_per_episode=600)
     off = run(game, False, monkeypatch, steps=600, n=4, max_num_frames_per_episode=600)
-    assert on[3] >= 8 and [s for s, _ in on[2]] == [2, 2] and all(h == 0 for _, h in on[2]), on[2:]
+    assert on[3] >= 8 and on[2] == [(2, 0), (2, 0), (2, 3), (0, 0)], on[2:]
     assert_same_runs(on, off)
 
 
@@ -150,11 +164,11 @@ def test_consoles_that_differ_at_the_checkpoint_run_in_full(game, monkeypatch):
 def test_a_reset_that_draws_from_an_rng_is_not_memoised(game, monkeypatch):
     # Their mode selection acts with sticky actions (ALE's act() draws from the env RNG)
     # after the checkpoint: the recording sees the draws and marks its slot unusable, so
-    # every reset runs in full.  Without that check the memo would hand each env the
-    # recording env's draws.
+    # every reset runs in full, those after a power-on included.  Without that check the
+    # memo would hand each env the recording env's draws.
     on = run(game, True, monkeypatch, steps=500, n=4, max_num_frames_per_episode=600)
     off = run(game, False, monkeypatch, steps=500, n=4, max_num_frames_per_episode=600)
-    assert on[3] >= 4 and on[2][0] == (3, 0) and all(h == 0 for _, h in on[2]), on[2:]
+    assert on[3] >= 4 and on[2] == [(3, 0)] * 4, on[2:]
     assert_same_runs(on, off)
 
 
@@ -166,17 +180,18 @@ def test_a_snapshot_with_a_bad_buffer_index_resets_in_full(monkeypatch):
     results = []
     for memo in (True, False):
         monkeypatch.setenv("CULE_RESET_MEMO", "1" if memo else "0")
-        e = cule.Atari("pong", 2, seed=5, num_threads=1)
-        e.reset([0])   # records (memo on)
+        e = cule.Atari("pong", 2, seed=5, num_threads=1)   # console 0 records, 1 takes it
+        e.reset([0])   # takes the power-on slot (memo on)
         s = e.clone_state()
         consoles = s["consoles"].clone()
         assert int(consoles[1, _core.console_cur_buf_offset]) in (0, 1)
         consoles[1, _core.console_cur_buf_offset] = 7
         e.restore_state(dict(s, consoles=consoles, digest=cule.atari._row_digests(consoles)))
         e.reset([1])
-        results.append((e.clone_state(), e._batch.reset_memo_stats()))
+        results.append((e.clone_state(), memo_stats(e._batch)))
     (a, stats_on), (b, _) = results
-    assert stats_on[0][0] == 2 and stats_on[1] == (0, 0), stats_on
+    # Console 1's last reset took no slot and recorded none.
+    assert stats_on == [(0, 0), (0, 0), (2, 2), (0, 0)], stats_on
     assert torch.equal(a["consoles"], b["consoles"]) and torch.equal(a["frame_buffers"], b["frame_buffers"])
 
 
@@ -247,13 +262,13 @@ def test_noop_start_memo_through_the_emulated_cuda_backend(game, monkeypatch):
 
 
 def test_noop_start_nodes_come_with_a_vector_env_only(monkeypatch):
-    # The nodes (24 MB: 2 slots x 4 x 30, each a console, two frame buffers and a header)
+    # The nodes (48 MB: 4 slots x 4 x 30, each a console, two frame buffers and a header)
     # are device memory of the batch, allocated when a vector env is made on it; a plain
     # cule.Atari batch, or any batch with the memo off, has none.
     import cule._cuda_emu as m
     cs, fs = m.CudaBatch.console_state_bytes, m.CudaBatch.frame_buffer_bytes
     nodes = m.CudaBatch.start_memo_bytes
-    assert 2 * 4 * 30 * (cs + fs) < nodes <= 2 * 4 * 30 * (cs + fs + 16)
+    assert 4 * 4 * 30 * (cs + fs) < nodes <= 4 * 4 * 30 * (cs + fs + 16)
     for memo in (True, False):
         monkeypatch.setenv("CULE_RESET_MEMO", "1" if memo else "0")
         plain = cule.Atari("pong", 4, _emulate_cuda=True)._batch.device_bytes
@@ -289,3 +304,42 @@ def test_power_on_state_copies_give_the_emulated_power_on(monkeypatch):
             v = cule.AtariVectorEnv(game, 3, num_threads=1)
             obs.append((v.reset(seed=5)[0], v.atari.clone_state()["consoles"]))
         assert torch.equal(obs[0][0], obs[1][0]) and torch.equal(obs[0][1], obs[1][1]), game
+
+
+# ---- the resets that follow a power-on (csrc/ale_env.hpp, the power-on slots) ----
+
+@pytest.mark.parametrize("emulate", [False, True])
+@pytest.mark.parametrize("game,one_slot", [("pong", True), ("space_invaders", True), ("breakout", False)])
+def test_power_on_resets_share_one_recording(game, one_slot, emulate, monkeypatch):
+    # Every console of a batch powers on alike (the RNGs apart).  Loading runs console 0
+    # first, alone; the reset it records is taken by the other 7 (on 2 threads too).  A
+    # reseeded vector-env reset powers on and runs reset_game twice; the first takes
+    # loading's slot.  pong and space_invaders clear their RAM at the system reset, so
+    # the second one's console at the checkpoint is the power-on's as well, and takes the
+    # same slot (7 + 8 + 8 hits); breakout's differs, so the first env records a second
+    # slot and the other 7 take it.  The noop starts then walk from the slot reached.
+    # Golden values: the same with the memo off (every frame emulated, as ALE does).
+    runs = []
+    for memo in (True, False):
+        monkeypatch.setenv("CULE_RESET_MEMO", "1" if memo else "0")
+        a = cule.Atari(game, 8, seed=3, num_threads=2, _emulate_cuda=emulate)
+        first = a.clone_state()
+        out = [first["consoles"], first["frame_buffers"]]
+        v = cule.AtariVectorEnv(game, 8, num_threads=2, _emulate_cuda=emulate)   # (its seeds: random)
+        b = v.atari._batch
+        loaded = b.power_on_memo_stats()
+        assert a._batch.power_on_memo_stats() == loaded
+        obs, info = v.reset(seed=7)
+        out.append(np.asarray(obs).copy())
+        out += [np.asarray(info[k]).copy() for k in ("lives", "frame_number", "episode_frame_number")]
+        state = v.atari.clone_state()
+        out += [state["consoles"], state["frame_buffers"]]
+        runs.append((out, loaded, b.power_on_memo_stats(), b.start_memo_stats()))
+        v.close()
+    (on, loaded, reseeded, starts), (off, loaded_off, _, _) = runs
+    assert loaded == [(2, 7), (0, 0)] and loaded_off == [], loaded
+    walked = 2 if one_slot else 3
+    assert reseeded == ([(2, 23), (0, 0)] if one_slot else [(2, 15), (2, 7)]), reseeded
+    assert starts[walked][0] > 0 and sum(s for i, (s, _) in enumerate(starts) if i != walked) == 0, starts
+    for i, (a, b) in enumerate(zip(on, off)):
+        assert np.array_equal(np.asarray(a), np.asarray(b)), i
