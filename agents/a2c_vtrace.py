@@ -427,7 +427,9 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     add("--seed", default=1, type=int)
     add("--max-minutes", default=0.0, type=float,
         help="stop training after this many minutes of wall-clock (0: no limit); logs, "
-             "checkpoint, final evaluation and learning curve are still written")
+             "checkpoint and learning curve are still written, and the final evaluation "
+             "(--eval-episodes full episodes, minutes on a CPU) still runs after it "
+             "unless --eval-interval 0")
     add("--total-frames", default=10_000_000, type=int,
         help="emulated frames (agent steps x 4), all envs and processes")
     add("--num-envs", default=None, type=int, help="envs per process (CUDA 1200, CPU 32)")
@@ -451,12 +453,15 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
         help="mixed precision: bf16 autocast on CPU, fp16 + GradScaler on CUDA")
     add("--torch-deterministic", default=True, action=argparse.BooleanOptionalAction,
         help="cudnn.deterministic (default on)")
-    add("--torch-threads", default=0, type=int, help="torch CPU threads (0: torch default)")
+    add("--torch-threads", default=0, type=int,
+        help="torch CPU threads (0: torch default, one per core); on a CPU shared with the "
+             "env's threads or other jobs, 1 can be several times faster")
     add("--env-threads", default=0, type=int, help="ale_py worker threads (0: auto)")
     add("--log-dir", default=None, help="default runs/<game>-<timestamp>")
     add("--log-interval", default=50_000, type=int, help="frames between log rows")
-    add("--eval-interval", default=1_000_000, type=int, help="frames between evaluations (0: off)")
-    add("--eval-episodes", default=10, type=int)
+    add("--eval-interval", default=1_000_000, type=int,
+        help="frames between evaluations (0: off, the final one included)")
+    add("--eval-episodes", default=10, type=int, help="ALE-v5 episodes per evaluation (>= 1)")
     add("--eval-max-frames", default=MAX_EPISODE_FRAMES, type=int,
         help="frame cap of an evaluation episode")
     add("--save-interval", default=1_000_000, type=int, help="frames between checkpoints")
@@ -618,7 +623,7 @@ def train(args, ckpt=None):
     torch.backends.cudnn.benchmark = not args.torch_deterministic
     cuda = device.type == "cuda"
     args.game = rom_id(args.game)
-    for flag in ("num_envs", "num_steps", "num_minibatches", "steps_per_update"):
+    for flag in ("num_envs", "num_steps", "num_minibatches", "steps_per_update", "eval_episodes"):
         if getattr(args, flag) is not None and getattr(args, flag) < 1:
             raise SystemExit(f"--{flag.replace('_', '-')} must be >= 1 (leave it out for the default), "
                              f"got {getattr(args, flag)}")

@@ -91,6 +91,21 @@ def _check_digests(rows: torch.Tensor, digests, what: str, error=ValueError) -> 
                     "was edited, or its rows were mixed with another snapshot's")
 
 
+def _parse_device(device, error=ValueError) -> torch.device:
+    """``device`` as a ``torch.device``: ``None`` is the default, the CPU (as PyTorch's
+    ``device=None``); raises ``error`` for anything torch does not parse or that is not
+    a CPU or CUDA device."""
+    if device is None:
+        return torch.device("cpu")
+    try:
+        d = torch.device(device)
+    except (RuntimeError, TypeError):
+        raise error(f"invalid device {device!r}: use 'cpu', 'cuda' or 'cuda:N'") from None
+    if d.type not in ("cpu", "cuda"):
+        raise error(f"device {device!r} is not supported: use 'cpu', 'cuda' or 'cuda:N'")
+    return d
+
+
 def _check_memory(num_envs: int, device: torch.device, emulated: bool) -> None:
     """ValueError when the consoles and their two frame buffers alone would not fit in the
     machine's memory (the CPU's physical memory, or the GPU's), before anything is allocated."""
@@ -154,8 +169,9 @@ class Atari:
         num_envs: number of consoles, in [1, 2**31 - 1]; a batch whose consoles and
             frame buffers (about 101 KB each) would not fit in the machine's memory (or
             the GPU's) is refused before anything is allocated.
-        device: ``"cpu"`` or ``"cuda"`` / ``"cuda:N"`` (needs a CUDA build, see
-            ``cule.build_info()``, and a GPU; outputs are then CUDA tensors).
+        device: ``"cpu"`` (also ``None``, as in PyTorch) or ``"cuda"`` / ``"cuda:N"``
+            (needs a CUDA build, see ``cule.build_info()``, and a GPU; outputs are then
+            CUDA tensors).
         frameskip: frames emulated per ``act`` call (ALE ``frame_skip``), >= 1.
         repeat_action_probability: probability that a frame repeats the previous
             action instead of the new one (sticky actions), decided on every frame as
@@ -200,12 +216,7 @@ class Atari:
                 or num_envs > 2**31 - 1):
             raise ValueError(f"num_envs must be an integer in [1, 2**31 - 1], got {num_envs!r}")
         num_envs = int(num_envs)
-        try:
-            self.device = torch.device(device)
-        except (RuntimeError, TypeError) as e:
-            raise ValueError(f"invalid device {device!r}: {e}") from None
-        if self.device.type not in ("cpu", "cuda"):
-            raise ValueError(f"device {device!r} is not supported: use 'cpu' or 'cuda'")
+        self.device = _parse_device(device)
         # Private, for tests: drive the CUDA backend's code compiled for the host
         # (cule._cuda_emu) on CPU tensors; everything but the torch.cuda calls is the
         # device="cuda" path.

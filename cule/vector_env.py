@@ -46,7 +46,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from . import _vector
-from .atari import Atari, _check_digests, _real_number, _row_digests
+from .atari import Atari, _check_digests, _parse_device, _real_number, _row_digests
 from .cuda_atari import cuda_available, emulated_module
 
 _MAX_SEED = 2**31 - 1
@@ -153,8 +153,8 @@ class AtariVectorEnv(VectorEnv):
     Args (ale-py's, same defaults; frames are emulated frames, steps agent steps):
         game: ALE game id (``"pong"``, ``"Pong"``) or ROM path; see ``cule.list_games()``.
         num_envs: number of sub-environments, >= 1.
-        device: where observations, rewards and flags live: ``"cpu"`` (the step runs in
-            C++ threads) or ``"cuda"`` (the whole step, preprocessing included, runs in
+        device: where observations, rewards and flags live: ``"cpu"`` (also ``None``, as
+            in PyTorch; the step runs in C++ threads) or ``"cuda"`` (the whole step, preprocessing included, runs in
             CUDA kernels; results are CUDA tensors).  With actions given as a CUDA
             tensor a NEXT_STEP step does not wait for the GPU (the indices are checked on
             the device: one out of range makes that step change nothing and raises
@@ -247,10 +247,7 @@ class AtariVectorEnv(VectorEnv):
         _emulate_cuda: bool = False,
     ):
         num_envs = _check_int("num_envs", num_envs, 1)
-        try:
-            self.device = torch.device(device)
-        except (RuntimeError, TypeError) as e:
-            raise InvalidArgument(f"invalid device {device!r}: {e}") from None
+        self.device = _parse_device(device, InvalidArgument)
         if _emulate_cuda and self.device.type != "cpu":
             raise InvalidArgument("_emulate_cuda runs on CPU tensors: leave device as 'cpu'")
         on_cuda = self.device.type == "cuda" or _emulate_cuda
@@ -258,8 +255,6 @@ class AtariVectorEnv(VectorEnv):
             raise InvalidArgument(f"device {str(self.device)!r} is not available: no CUDA device is present or "
                                   f"this build of cule has no CUDA backend (cule.build_info()['cuda']); use "
                                   f"device='cpu'")
-        if self.device.type not in ("cpu", "cuda"):
-            raise InvalidArgument(f"device {str(self.device)!r} is not supported: use 'cpu' or 'cuda'")
         batch_size = _check_int("batch_size", batch_size, 0, num_envs)
         if on_cuda and batch_size not in (0, num_envs):
             raise InvalidArgument("asynchronous mode (batch_size < num_envs) is only available on the CPU "

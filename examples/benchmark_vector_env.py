@@ -39,11 +39,21 @@ def main():
     ap.add_argument("--frameskip", type=int, default=4)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
+    for name in ("num_envs", "threads", "steps", "frameskip"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name.replace('_', '-')} must be >= 1")
 
     import cule
     from ale_py.vector_env import AtariVectorEnv as AleVec
 
+    games = []
     for game in args.game:
+        try:
+            # ale-py takes the snake_case ALE id only; cule also "Pong", "ALE/Pong-v5" ...
+            games.append(cule.roms.load_rom(game).game)
+        except ValueError as e:
+            ap.error(str(e))
+    for game in games:
         kw = dict(num_threads=args.threads, frameskip=args.frameskip)
         ale = run(lambda: AleVec(game, args.num_envs, **kw), args.num_envs, args.steps, args.seed)
         cul = run(lambda: cule.AtariVectorEnv(game, args.num_envs, device="cpu", **kw), args.num_envs, args.steps,

@@ -9,6 +9,7 @@ installed and the path ends in .mp4, else a GIF (imageio + Pillow).
 """
 import argparse
 import math
+import os
 
 import numpy as np
 
@@ -43,7 +44,8 @@ def record(game: str, num_envs: int, steps: int, out: str, seed: int = 0, fps: i
             import imageio_ffmpeg  # noqa: F401
         except ImportError:
             out = out[:-4] + ".gif"
-            print("imageio-ffmpeg is not installed: writing a GIF instead")
+            print(f"imageio-ffmpeg is not installed: writing a GIF instead ({out}"
+                  + (", which exists and is overwritten)" if os.path.exists(out) else ")"))
     if out.endswith(".mp4"):
         imageio.mimwrite(out, frames, fps=fps, macro_block_size=1)
     else:
@@ -60,7 +62,15 @@ def main():
     ap.add_argument("--fps", type=int, default=15)
     ap.add_argument("--out", default="cule_grid.gif")
     args = ap.parse_args()
-    path = record(args.game, args.num_envs, args.steps, args.out, args.seed, args.fps)
+    for name in ("num_envs", "steps", "fps"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name.replace('_', '-')} must be >= 1")
+    if args.seed < 0:
+        ap.error("--seed must be >= 0")
+    try:
+        path = record(args.game, args.num_envs, args.steps, args.out, args.seed, args.fps)
+    except ValueError as e:   # unknown game, a bad size ...
+        ap.error(str(e))
     print("wrote", path)
 
 

@@ -210,3 +210,13 @@ def test_torchrun_two_processes(tmp_path):
     assert out.count("done:") == 1  # only rank 0 reports
     assert os.path.exists(os.path.join(log_dir, "learning_curve.png"))
     print(f"torchrun run {t:.1f}s")
+
+
+@pytest.mark.parametrize("flag", ["--eval-episodes", "--num-envs", "--num-steps"])
+def test_bad_sizes_fail_before_training(flag, tmp_path):
+    # A clear one-line error, not a traceback half-way through (--eval-episodes 0 used
+    # to fail only at the final evaluation, after all the training).
+    proc = subprocess.run([sys.executable, SCRIPT, flag, "0", "--device", "cpu", "--log-dir", str(tmp_path / "run")],
+                          env=_env(), capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0
+    assert f"{flag} must be >= 1" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr[-2000:]

@@ -112,12 +112,21 @@ def test_partial_reset_only_touches_given_envs():
     ({"num_envs": 2, "seed": [1]}, "seed"),
     ({"num_envs": 1, "seed": -5}, "seed"),
     ({"num_envs": 1, "device": "cuda"}, "device"),
+    ({"num_envs": 1, "device": "tpu"}, "invalid device 'tpu': use 'cpu', 'cuda' or 'cuda:N'"),
+    ({"num_envs": 1, "device": "CPU"}, "invalid device 'CPU'"),
+    ({"num_envs": 1, "device": "meta"}, "not supported"),
     ({"num_envs": 1, "render": "yes"}, "render"),
 ])
 def test_bad_constructor_arguments(kwargs, match):
     n = kwargs.pop("num_envs")
     with pytest.raises(ValueError, match=match):
         cule.Atari("pong", n, **kwargs)
+
+
+def test_device_none_is_the_cpu():
+    # As PyTorch's device=None: the default device.
+    a = cule.Atari("pong", 1, device=None)
+    assert a.device == torch.device("cpu") and a.ram.device == torch.device("cpu")
 
 
 def test_unknown_games_and_rom_files(tmp_path):

@@ -89,3 +89,16 @@ def test_emulation_runner_resets_finished_episodes_and_counts_only_emulated_fram
     assert len(runs_on_done) >= 10                                 # about 1000 / (50 + 14) episodes
     assert max(runs_on_done) < benchmark.DONE_CHECK_EVERY
     assert calls_on_done[0] > 0 and frames == 1000 - calls_on_done[0]
+
+
+@pytest.mark.skipif(__import__("cule").cuda_atari.cuda_available(), reason="needs a machine without a usable GPU")
+def test_nothing_measured_fails_and_leaves_earlier_results(tmp_path):
+    # cule-cuda alone without a GPU: every cell is skipped, the run fails (rc 1) and the
+    # files of an earlier run in --out-dir are not overwritten with an empty table.
+    (tmp_path / "benchmark.csv").write_text("earlier\n")
+    p = subprocess.run([sys.executable, "-m", "cule.benchmark", "--backends", "cule-cuda", "--games", "pong",
+                        "--modes", "emulation", "--num-envs", "1", "--out-dir", str(tmp_path)],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1 and "nothing was measured" in p.stderr, (p.stdout, p.stderr)
+    assert (tmp_path / "benchmark.csv").read_text() == "earlier\n"
+    assert not (tmp_path / "benchmark.json").exists()

@@ -343,3 +343,30 @@ def test_power_on_resets_share_one_recording(game, one_slot, emulate, monkeypatc
     assert starts[walked][0] > 0 and sum(s for i, (s, _) in enumerate(starts) if i != walked) == 0, starts
     for i, (a, b) in enumerate(zip(on, off)):
         assert np.array_equal(np.asarray(a), np.asarray(b)), i
+
+
+@pytest.mark.parametrize("emulate", [False, True])
+def test_a_masked_reseed_is_led_by_its_first_env(emulate, monkeypatch):
+    # reset(seed=..., options={"reset_mask": ...}) reseeds some envs: the first of them
+    # (env 2 here) leads, and the others take the slots it finds or records; the envs
+    # not reset keep their consoles.  breakout: loading records slot 2 (5 hits), the
+    # first reseeded reset's second reset_game records slot 3 (5 hits); the masked one's
+    # 3 envs take both (3 hits each).  Golden values: the same with the memo off.
+    runs = []
+    for memo in (True, False):
+        monkeypatch.setenv("CULE_RESET_MEMO", "1" if memo else "0")
+        v = cule.AtariVectorEnv("breakout", 6, num_threads=2, _emulate_cuda=emulate)
+        v.reset(seed=1)
+        for _ in range(12):
+            v.step(np.ones(6, np.int64))   # FIRE: the ball is in play
+        mask = np.array([False, False, True, False, True, True])
+        obs, info = v.reset(seed=20, options={"reset_mask": mask})
+        state = v.atari.clone_state()
+        out = [np.asarray(obs).copy()] + [np.asarray(info[k]).copy() for k in ("lives", "frame_number")]
+        out += [state["consoles"], state["frame_buffers"]]
+        runs.append((out, v.atari._batch.power_on_memo_stats()))
+        v.close()
+    (on, stats), (off, stats_off) = runs
+    assert stats == [(2, 5 + 6 + 3), (2, 5 + 3)] and stats_off == [], stats
+    for i, (a, b) in enumerate(zip(on, off)):
+        assert np.array_equal(np.asarray(a), np.asarray(b)), i

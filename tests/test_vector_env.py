@@ -256,6 +256,9 @@ def test_bad_constructor_arguments():
             AtariVectorEnv("pong", 2, device="cuda")
     with pytest.raises(ValueError, match="not supported"):
         AtariVectorEnv("pong", 2, device="meta")
+    with pytest.raises(ValueError, match="invalid device 'tpu': use 'cpu', 'cuda' or 'cuda:N'"):
+        AtariVectorEnv("pong", 2, device="tpu")
+    assert AtariVectorEnv("pong", 1, device=None).device == torch.device("cpu")
     with pytest.raises(ValueError):
         AtariVectorEnv("no_such_game", 2)
     with pytest.raises(ValueError):
