@@ -461,7 +461,8 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     add("--log-interval", default=50_000, type=int, help="frames between log rows")
     add("--eval-interval", default=1_000_000, type=int,
         help="frames between evaluations (0: off, the final one included)")
-    add("--eval-episodes", default=10, type=int, help="ALE-v5 episodes per evaluation (>= 1)")
+    add("--eval-episodes", default=10, type=int,
+        help="ALE-v5 episodes per evaluation (>= 1 unless --eval-interval 0)")
     add("--eval-max-frames", default=MAX_EPISODE_FRAMES, type=int,
         help="frame cap of an evaluation episode")
     add("--save-interval", default=1_000_000, type=int, help="frames between checkpoints")
@@ -624,6 +625,8 @@ def train(args, ckpt=None):
     cuda = device.type == "cuda"
     args.game = rom_id(args.game)
     for flag in ("num_envs", "num_steps", "num_minibatches", "steps_per_update", "eval_episodes"):
+        if flag == "eval_episodes" and args.eval_interval <= 0:
+            continue   # no evaluation: the value is not used
         if getattr(args, flag) is not None and getattr(args, flag) < 1:
             raise SystemExit(f"--{flag.replace('_', '-')} must be >= 1 (leave it out for the default), "
                              f"got {getattr(args, flag)}")

@@ -20,7 +20,7 @@ namespace cule {
 class CpuBatch {
  public:
   CpuBatch(const GameConfig& cfg, const std::string& rom, int num_envs, int num_threads)
-      : cfg_(cfg), rom_(rom.begin(), rom.end()), n_(num_envs), pool_(num_threads),
+      : cfg_(cfg), rom_(rom.begin(), rom.end()), n_(checked_num_envs(num_envs)), pool_(num_threads),
         consoles_(num_envs), fbs_((size_t)num_envs * 2 * kFrameBufferBytes),
         lut_(make_palette(cfg.pal != 0)) {
     rom_.resize(16384 > rom_.size() ? 16384 : rom_.size(), 0);
@@ -37,6 +37,12 @@ class CpuBatch {
 
   int num_envs() const { return n_; }
   int num_threads() const { return pool_.size(); }
+
+  // (n_ is initialised before the per-console vectors, so this refuses a bad size first.)
+  static int checked_num_envs(int n) {
+    if (n < 1) throw std::invalid_argument("num_envs must be >= 1");
+    return n;
+  }
   const GameConfig& config() const { return cfg_; }
 
   Machine machine(int i) {
@@ -93,7 +99,7 @@ class CpuBatch {
       ale_power_on(m, seeds[i], modes[i], difficulties[i]);
       ale_reset_game(m, p);
     };
-    const int leader = memo_ ? 1 : 0;
+    const int leader = memo_ && n_ > 0 ? 1 : 0;
     if (leader) one(0);
     pool_.parallel_for(n_ - leader, [&](int b, int e) {
       for (int i = b; i < e; ++i) one(i + leader);

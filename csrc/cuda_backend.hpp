@@ -103,8 +103,9 @@ class CudaVecEnv {
   size_t stacked_obs_size() const;    // bytes of one env's observation
   void seed_noops(const uint32_t* seeds, uintptr_t stream);   // host uint32 [N]
   // seeds: device int64 [N]: -2 not reset, -1 reset keeping the RNGs, >= 0 reseed.
-  // leader: an env that is reset, run first and alone so that the others' resets take
-  // the memo slots it records (-1: none; the result is the same either way).
+  // leader: an env that is reset (cule/vector_env.py: the first one reseeded), run first
+  // and alone so that the others' resets take the memo slots it records (-1: none; the
+  // result is the same either way).
   void reset(uintptr_t seeds, const CudaVecOutputs& out, int leader, uintptr_t stream);
   // action_idx: device int64 [N] indices into the action set; strengths: device float [N]
   // or 0; bad: device int32 [1], set when an index is out of range (then nothing

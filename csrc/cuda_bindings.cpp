@@ -102,7 +102,7 @@ CULE_PYBIND11_MODULE(CULE_CUDA_MODULE, m) {
       })
       // outputs: (obs, reward, terminated, truncated, env_id, lives, frame_number,
       // episode_frame_number) device pointers.
-      // leader: an env that is reset, run first (see CudaVecEnv::reset), or -1.
+      // leader: an env that is reset, run first (see CudaVecEnv::reset in cuda_backend.hpp), or -1.
       .def("reset", [](CudaVecEnv& v, uintptr_t seeds, const std::vector<uintptr_t>& outs, uintptr_t stream,
                        int leader) {
         if (outs.size() != 8) throw std::invalid_argument("reset: 8 output pointers");

@@ -454,8 +454,9 @@ void CudaVecEnv::reset(uintptr_t seeds, const CudaVecOutputs& o, int leader, uin
   DeviceGuard guard(v.batch->device);
   cudaStream_t s = (cudaStream_t)stream;
   const vec::VecOutputs out = vec_outputs(o);
-  // The leader (an env that is reset) first, alone (one thread): its resets record the
-  // memo slots that the others' then take (ale_env.hpp) instead of emulating beside it.
+  // The leader (an env that is reset, see cuda_backend.hpp) first, alone (one thread): its
+  // resets record the memo slots that the others' then take (ale_env.hpp) instead of
+  // emulating beside it.
   if (leader >= v.d.n || !v.batch->b.memo) leader = -1;
   if (leader >= 0) {
     CULE_LAUNCH(k_vec_reset, 1, 1, s, v.batch->b, v.batch->cfg, v.d, (const int64_t*)seeds, out, leader, -1);

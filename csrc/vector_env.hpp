@@ -89,14 +89,16 @@ class VecEnv {
   // reset(env_ids, seeds): seeds[k] >= 0 reloads env ids[k] with that seed (ALE
   // random_seed and the noop RNG), -1 keeps its RNGs.  Every env's row of `out` is
   // written (envs not reset report their current state).
-  // The first env reset goes first, alone: its resets record the memo slots that the
+  // The first env reseeded goes first, alone: its resets record the memo slots that the
   // others' then take (ale_env.hpp; a reseeded batch's consoles all power on alike).
+  // Resets without a new seed start from the consoles as they are, which need not match
+  // anything, so they are not led.
   void reset(const int64_t* ids, const int64_t* seeds, int count, const VecOutputs& out) {
     std::vector<int64_t> seed_of(n_, -2);   // -2: not reset
     for (int k = 0; k < count; ++k) seed_of[ids[k]] = seeds[k];
     int leader = -1;
     for (int i = 0; i < n_ && leader < 0; ++i)
-      if (seed_of[i] != -2) leader = i;
+      if (seed_of[i] >= 0) leader = i;
     if (leader >= 0) reset_env(leader, seed_of[leader], scratch_.data());   // no worker runs yet
     run_envs(n_, [&](int i, float* scratch) {
       if (seed_of[i] != -2 && i != leader) reset_env(i, seed_of[i], scratch);

@@ -433,11 +433,13 @@ def main(argv=None):
     skipped = sorted({(r["backend"], r["skipped"]) for r in rows if r.get("skipped")})
     for b, why in skipped:
         print(f"skipped {b}: {why}")
-    if not stopped and not any(r.get("fps") for r in rows):
-        # Every backend asked for was skipped or failed (e.g. cule-cuda without a GPU):
-        # nothing is written, so earlier results in --out-dir stay as they were.
-        raise SystemExit("nothing was measured: every backend asked for was skipped or failed (see above); "
-                         f"nothing was written to {args.out_dir}")
+    if not any(r.get("fps") for r in rows):
+        # Every backend asked for was skipped or failed (e.g. cule-cuda without a GPU), or
+        # the run was stopped before its first cell: nothing is written, so earlier
+        # results in --out-dir stay as they were.
+        why = ("stopped before anything was measured" if stopped else
+               "nothing was measured: every backend asked for was skipped or failed (see above)")
+        raise SystemExit(f"{why}; nothing was written to {args.out_dir}")
     csv_path = os.path.join(args.out_dir, "benchmark.csv")
     with open(csv_path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=["game", "mode", "backend", "num_envs", "fps", "fps_min", "fps_max", "skipped"])

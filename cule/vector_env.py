@@ -154,8 +154,8 @@ class AtariVectorEnv(VectorEnv):
         game: ALE game id (``"pong"``, ``"Pong"``) or ROM path; see ``cule.list_games()``.
         num_envs: number of sub-environments, >= 1.
         device: where observations, rewards and flags live: ``"cpu"`` (also ``None``, as
-            in PyTorch; the step runs in C++ threads) or ``"cuda"`` (the whole step, preprocessing included, runs in
-            CUDA kernels; results are CUDA tensors).  With actions given as a CUDA
+            in PyTorch; the step runs in C++ threads) or ``"cuda"`` (the whole step,
+            preprocessing included, runs in CUDA kernels; results are CUDA tensors).  With actions given as a CUDA
             tensor a NEXT_STEP step does not wait for the GPU (the indices are checked on
             the device: one out of range makes that step change nothing and raises
             ``ValueError`` on a later call); NumPy / CPU actions are validated on the host
@@ -582,9 +582,11 @@ class AtariVectorEnv(VectorEnv):
         per_env[ids] = seeds
         dseeds = torch.from_numpy(per_env).to(self.device)
         obs, ints, flags, ptrs = self._cuda_outputs()
-        # The first env reset runs first, alone, so that the others take the reset_game
-        # memo slots it records (csrc/ale_env.hpp) rather than emulating beside it.
-        self._vec.reset(dseeds.data_ptr(), ptrs, backend.stream, int(ids[0]) if len(ids) else -1)
+        # The first env reseeded runs first, alone, so that the others take the reset_game
+        # memo slots it records (csrc/ale_env.hpp) rather than emulating beside it (as
+        # the CPU VecEnv::reset: resets without a new seed are not led).
+        reseeded = np.flatnonzero(per_env >= 0)
+        self._vec.reset(dseeds.data_ptr(), ptrs, backend.stream, int(reseeded[0]) if len(reseeded) else -1)
         self._keep = dseeds   # alive until the queued work has used it
         self._has_reset = True
         self._pending_actions = None

@@ -39,9 +39,13 @@ def main():
     ap.add_argument("--frameskip", type=int, default=4)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    for name in ("num_envs", "threads", "steps", "frameskip"):
+    for name in ("num_envs", "steps", "frameskip"):
         if getattr(args, name) < 1:
             ap.error(f"--{name.replace('_', '-')} must be >= 1")
+    if args.threads < 0:
+        ap.error("--threads must be >= 0 (0: one per core)")
+    if args.seed < 0:
+        ap.error("--seed must be >= 0")
 
     import cule
     from ale_py.vector_env import AtariVectorEnv as AleVec

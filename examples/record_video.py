@@ -67,10 +67,13 @@ def main():
             ap.error(f"--{name.replace('_', '-')} must be >= 1")
     if args.seed < 0:
         ap.error("--seed must be >= 0")
+    import cule
+
     try:
-        path = record(args.game, args.num_envs, args.steps, args.out, args.seed, args.fps)
-    except ValueError as e:   # unknown game, a bad size ...
+        cule.roms.load_rom(args.game)
+    except ValueError as e:   # unknown game, unreadable ROM file ...
         ap.error(str(e))
+    path = record(args.game, args.num_envs, args.steps, args.out, args.seed, args.fps)
     print("wrote", path)
 
 

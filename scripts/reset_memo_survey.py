@@ -39,4 +39,5 @@ for game in args.games or cule.list_games():
         if len(done):
             resets += len(done)
             e.reset(done)
-    print(f"{game:24s} resets {resets:3d} slots {e._batch.reset_memo_stats()} power-on {e._batch.power_on_memo_stats()}  {time.time() - t0:.1f}s", flush=True)
+    print(f"{game:24s} resets {resets:3d} slots {e._batch.reset_memo_stats()} "
+          f"power-on {e._batch.power_on_memo_stats()}  {time.time() - t0:.1f}s", flush=True)

@@ -76,6 +76,22 @@ def test_large_batch():
     assert int(e.frame_number.min()) == int(e.frame_number.max())
 
 
+def test_power_on_resets_are_led_by_one_console(monkeypatch):
+    # The kernels' leader launches (csrc/cuda_backend.cu k_load, cuda_vector_env.cuh
+    # k_vec_reset): one console powers on and resets first, alone, and every other
+    # console takes the memo slot it recorded.  (The host emulation runs lanes in env
+    # order, so only a real GPU can tell whether the leader ran first.)  Pong: loading
+    # records slot 2; a reseeded vector-env reset's two reset_games take it as well.
+    monkeypatch.setenv("CULE_RESET_MEMO", "1")
+    n = 4096
+    e = cule.Atari("pong", n, seed=0, device="cuda")
+    assert e._cuda.batch.power_on_memo_stats() == [(2, n - 1), (0, 0)]
+    v = cule.AtariVectorEnv("pong", n, device="cuda")
+    v.reset(seed=3)
+    assert v.atari._cuda.batch.power_on_memo_stats() == [(2, n - 1 + 2 * n), (0, 0)]
+    v.close()
+
+
 @pytest.mark.parametrize("actions,match", [
     (torch.zeros(3, dtype=torch.int64), "shape"),
     (torch.zeros(4, dtype=torch.float32), "integers"),
