@@ -624,9 +624,10 @@ def train(args, ckpt=None):
     torch.backends.cudnn.benchmark = not args.torch_deterministic
     cuda = device.type == "cuda"
     args.game = rom_id(args.game)
-    for flag in ("num_envs", "num_steps", "num_minibatches", "steps_per_update", "eval_episodes"):
-        if flag == "eval_episodes" and args.eval_interval <= 0:
-            continue   # no evaluation: the value is not used
+    # (--eval-episodes only matters when the agent evaluates.)
+    sizes = ("num_envs", "num_steps", "num_minibatches", "steps_per_update") + (
+        ("eval_episodes",) if args.eval_interval > 0 else ())
+    for flag in sizes:
         if getattr(args, flag) is not None and getattr(args, flag) < 1:
             raise SystemExit(f"--{flag.replace('_', '-')} must be >= 1 (leave it out for the default), "
                              f"got {getattr(args, flag)}")

@@ -99,7 +99,7 @@ class CpuBatch {
       ale_power_on(m, seeds[i], modes[i], difficulties[i]);
       ale_reset_game(m, p);
     };
-    const int leader = memo_ && n_ > 0 ? 1 : 0;
+    const int leader = memo_ ? 1 : 0;   // (n_ >= 1: checked_num_envs)
     if (leader) one(0);
     pool_.parallel_for(n_ - leader, [&](int b, int e) {
       for (int i = b; i < e; ++i) one(i + leader);

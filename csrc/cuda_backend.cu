@@ -97,16 +97,22 @@ __device__ __forceinline__ Machine machine(const DeviceBatch& b, Console& c, con
   return m;
 }
 
-// One launch with only >= 0 runs console `only` (the leader, see CudaBatch::load); one
-// with only < 0 runs every console but `skip` (none if < 0).
-__global__ void k_load(DeviceBatch b, GameConfig g, const uint32_t* seeds, const uint16_t* modes,
-                       const uint8_t* diffs, EnvParams p, int only, int skip) {
+// The console this thread runs in a led launch pair (a leader first, alone, then the
+// rest: CudaBatch::load, CudaVecEnv::reset) of n consoles: with only >= 0 thread 0 runs
+// console `only`; else each thread its own console but `skip` (none if < 0).  -1: none.
+__device__ __forceinline__ int led_env(int only, int skip, int n) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
   if (only >= 0) {
-    if (env != 0) return;
+    if (env != 0) return -1;
     env = only;
   }
-  if (env >= b.n || env == skip) return;
+  return (env < n && env != skip) ? env : -1;
+}
+
+__global__ void k_load(DeviceBatch b, GameConfig g, const uint32_t* seeds, const uint16_t* modes,
+                       const uint8_t* diffs, EnvParams p, int only, int skip) {
+  const int env = led_env(only, skip, b.n);
+  if (env < 0) return;
   // Start from all-zero bytes, as the CPU backend's value-initialised consoles do.
   // (Power-on writes every byte today; this keeps snapshots byte-identical to the CPU
   // backend's even if it stops doing so.)

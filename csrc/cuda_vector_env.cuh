@@ -166,16 +166,11 @@ __global__ void k_vec_seed_noops(VecDev d, const uint32_t* seeds) {
 }
 
 // seeds[env]: -2 not reset, -1 reset keeping the RNGs, >= 0 reseed.  Every row of `out`
-// is written.  only >= 0: env `only` alone (the leader, see CudaVecEnv::reset); else every
-// env but `skip` (none if < 0).
+// is written.  only / skip: see led_env (the leader, CudaVecEnv::reset).
 __global__ void k_vec_reset(DeviceBatch b, GameConfig g, VecDev d, const int64_t* seeds, vec::VecOutputs out,
                             int only, int skip) {
-  int env = blockIdx.x * blockDim.x + threadIdx.x;
-  if (only >= 0) {
-    if (env != 0) return;
-    env = only;
-  }
-  if (env >= d.n || env == skip) return;
+  const int env = led_env(only, skip, d.n);
+  if (env < 0) return;
   ConsoleStorage cs;
   load_console(b.states, env, cs);
   const int64_t seed = seeds[env];

@@ -155,12 +155,13 @@ class AtariVectorEnv(VectorEnv):
         num_envs: number of sub-environments, >= 1.
         device: where observations, rewards and flags live: ``"cpu"`` (also ``None``, as
             in PyTorch; the step runs in C++ threads) or ``"cuda"`` (the whole step,
-            preprocessing included, runs in CUDA kernels; results are CUDA tensors).  With actions given as a CUDA
-            tensor a NEXT_STEP step does not wait for the GPU (the indices are checked on
-            the device: one out of range makes that step change nothing and raises
-            ``ValueError`` on a later call); NumPy / CPU actions are validated on the host
-            and copied, which waits for the stream.  On CUDA, ``batch_size`` must be 0 / ``num_envs``; ``clone_state``
-            snapshots have the CPU env's layout and move between devices.
+            preprocessing included, runs in CUDA kernels; results are CUDA tensors).
+            With actions given as a CUDA tensor a NEXT_STEP step does not wait for the
+            GPU (the indices are checked on the device: one out of range makes that step
+            change nothing and raises ``ValueError`` on a later call); NumPy / CPU
+            actions are validated on the host and copied, which waits for the stream.
+            On CUDA, ``batch_size`` must be 0 / ``num_envs``; ``clone_state`` snapshots
+            have the CPU env's layout and move between devices.
         batch_size: 0 (= num_envs) or fewer envs for ale-py's asynchronous mode: each
             ``step`` / ``recv`` returns the results of ``batch_size`` envs (their ids in
             ``info["env_id"]``) and the actions of the next ``step`` / ``send`` go to those
