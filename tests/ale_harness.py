@@ -63,11 +63,18 @@ def compare_state(ale, emu, i, tag):
     return None
 
 
-def run_lockstep(game, frames, seeds=(7, 1234), p=0.25, max_frames=0, mode=None, difficulty=None,
-                 action_seed=0, frameskip=1, gray=False):
-    """Step len(seeds) ALE instances and one cule batch in lock step.
+def uniform_policy(rng, actions, n):
+    """One action per console, uniformly from `actions`."""
+    return rng.choice(actions, size=n)
 
-    Returns (mismatch or None, stats dict with frames compared and episodes finished).
+
+def run_lockstep(game, frames, seeds=(7, 1234), p=0.25, max_frames=0, mode=None, difficulty=None,
+                 action_seed=0, frameskip=1, gray=False, policy=uniform_policy):
+    """Step len(seeds) ALE instances and one cule batch in lock step.  policy(rng, actions,
+    n) gives each step's n action ids (a NumPy array) from the minimal set `actions`.
+
+    Returns (mismatch or None, stats dict with frames compared, episodes finished and
+    the longest episode seen, in frames).
     """
     n = len(seeds)
     ales = [make_ale(game, s, p, max_frames, mode, difficulty, frameskip) for s in seeds]
@@ -75,32 +82,39 @@ def run_lockstep(game, frames, seeds=(7, 1234), p=0.25, max_frames=0, mode=None,
                      max_num_frames_per_episode=max_frames, mode=mode, difficulty=difficulty, num_threads=1)
     rng = np.random.default_rng(action_seed)
     actions = emu.action_set.numpy()
-    episodes = 0
+    episodes = longest = 0
+
+    def stats(frames_done):
+        return {"frames": frames_done, "episodes": episodes,
+                "longest_episode": max([longest] + [ale.getEpisodeFrameNumber() for ale in ales])}
+
     for i, ale in enumerate(ales):
         err = compare_state(ale, emu, i, "after loadROM + reset_game")
         if err:
-            return err, {"frames": 0, "episodes": 0}
+            return err, stats(0)
     steps = frames // frameskip
     for t in range(steps):
-        acts = rng.choice(actions, size=n)
+        acts = policy(rng, actions, n)
         rewards = emu.act(torch.from_numpy(acts))
         for i, ale in enumerate(ales):
             r = ale.act(int(acts[i]))
+            tag = f"env {i} step {t} (episode frame {ale.getEpisodeFrameNumber()})"
             if r != int(rewards[i]):
-                return f"env {i} step {t}: reward ale={r} cule={int(rewards[i])}", {"frames": t * frameskip, "episodes": episodes}
-            err = compare_state(ale, emu, i, f"env {i} step {t}")
+                return f"{tag}: reward ale={r} cule={int(rewards[i])}", stats(t * frameskip)
+            err = compare_state(ale, emu, i, tag)
             if err:
-                return err, {"frames": t * frameskip, "episodes": episodes}
+                return err, stats(t * frameskip)
             if gray and not np.array_equal(ale.getScreenGrayscale(), emu.screen_grayscale()[i].numpy()):
-                return f"env {i} step {t}: grayscale screen differs", {"frames": t * frameskip, "episodes": episodes}
+                return f"{tag}: grayscale screen differs", stats(t * frameskip)
         done = [i for i, ale in enumerate(ales) if ale.game_over()]
         if done:
             for i in done:
+                longest = max(longest, ales[i].getEpisodeFrameNumber())
                 ales[i].reset_game()
             emu.reset(done)
             episodes += len(done)
             for i in done:
                 err = compare_state(ales[i], emu, i, f"env {i} reset after step {t}")
                 if err:
-                    return err, {"frames": t * frameskip, "episodes": episodes}
-    return None, {"frames": steps * frameskip * n, "episodes": episodes}
+                    return err, stats(t * frameskip)
+    return None, stats(steps * frameskip * n)

@@ -1,0 +1,201 @@
+"""Long-horizon parity survey: cule.Atari against ale-py's ALEInterface over long episodes.
+
+tests/test_parity.py compares every frame of 12,000 per game, with episodes cut at
+2,500 frames, so it sees the first minute or so of each game.  This survey plays much
+longer: episodes run to game over or ALE v5's 108,000-frame truncation, and half of the
+consoles hold each random action for a random 1-32 steps, which carries many games
+further (a held direction crosses the screen) than uniform random play does.  After
+every agent step (frameskip 4 by default) the RAM, the RGB screen, reward, lives,
+terminal, truncation and frame numbers must equal ALE's (tests/ale_harness.py's
+comparison).  Golden values: ale-py 0.12.1.
+
+    python scripts/deep_parity.py [GAME ...] [--frames 40000] [--consoles 4] [--jobs 2]
+        [--vector] [--out deep_parity.jsonl]
+
+`--vector` compares cule.AtariVectorEnv with ale-py's AtariVectorEnv the same way
+(observations, rewards, flags and info after every step; see survey_vector), which
+also exercises the reset_game and noop-start memos over many resets.
+
+Prints a line per game (frames compared, episodes finished, the longest episode in
+frames, the first difference if any) and exits with 1 if any game differed.  Not part
+of the test suite: it takes about half an hour for every game on 2 cores.
+"""
+import argparse
+import json
+import multiprocessing as mp
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+
+
+class HeldPolicy:
+    """Uniform random actions for consoles 0, 2, 4 ...; consoles 1, 3, 5 ... hold a random
+    action for a random 1-32 steps.  Call as policy(rng, n_actions) -> action indices."""
+
+    def __init__(self, n):
+        import numpy as np
+
+        self.held = np.zeros(n, dtype=np.int64)
+        self.left = np.zeros(n, dtype=np.int64)
+
+    def __call__(self, rng, n_actions):
+        idx = rng.integers(0, n_actions, len(self.held))
+        for i in range(1, len(self.held), 2):
+            if self.left[i] == 0:
+                self.held[i] = rng.integers(0, n_actions)
+                self.left[i] = rng.integers(1, 33)
+            self.left[i] -= 1
+            idx[i] = self.held[i]
+        return idx
+
+
+def survey(game, frames, consoles, frameskip, seed, max_frames):
+    import torch
+
+    from ale_harness import run_lockstep
+
+    torch.set_num_threads(1)
+    t0 = time.time()
+    policy = HeldPolicy(consoles)
+    err, stats = run_lockstep(game, frames, seeds=[seed + 101 * i for i in range(consoles)], p=0.25,
+                              max_frames=max_frames, action_seed=seed, frameskip=frameskip,
+                              policy=lambda rng, actions, n: actions[policy(rng, len(actions))])
+    return dict(game=game, error=err, seconds=round(time.time() - t0, 1), **stats)
+
+
+def survey_vector(game, frames, consoles, frameskip, seed, max_frames):
+    """The same for cule.AtariVectorEnv against ale_py.vector_env.AtariVectorEnv (their
+    defaults: noop and FIRE starts, max-pooled 84x84 grayscale stacks; sticky actions
+    0.25; NEXT_STEP autoreset for even seeds, SAME_STEP for odd ones): observations,
+    rewards, terminated, truncated and info after every step."""
+    import numpy as np
+    import torch
+    from ale_py.vector_env import AtariVectorEnv as AleVec
+
+    from cule.vector_env import AtariVectorEnv
+
+    torch.set_num_threads(1)
+    kw = dict(frameskip=frameskip, repeat_action_probability=0.25, max_num_frames_per_episode=max_frames or None,
+              autoreset_mode="SameStep" if seed % 2 else "NextStep", num_threads=1)
+    if not max_frames:
+        kw.pop("max_num_frames_per_episode")
+    ref = AleVec(game, consoles, **kw)
+    env = AtariVectorEnv(game, consoles, **kw)
+    row = {"game": game, "frames": 0, "episodes": 0, "longest_episode": 0, "error": None}
+    t0 = time.time()
+    try:
+        oa, ia = ref.reset(seed=seed)
+        oc, ic = env.reset(seed=seed)
+        if not np.array_equal(oc.numpy(), oa):
+            row["error"] = "reset: observations differ"
+            return row
+        rng = np.random.default_rng(seed)
+        n = ref.single_action_space.n
+        policy = HeldPolicy(consoles)
+        episodes, longest = 0, 0
+        prev_efn = ia["episode_frame_number"].copy()
+        steps = frames // frameskip
+        for t in range(steps):
+            act = policy(rng, n)
+            ra = ref.step(act)
+            rc = env.step(torch.from_numpy(act))
+            err = None
+            for name, a, c in zip(("observation", "reward", "terminated", "truncated"), ra[:4], rc[:4]):
+                if not np.array_equal(c.numpy(), a):
+                    err = f"step {t}: {name} differs in envs {np.nonzero(np.any((c.numpy() != a).reshape(consoles, -1), 1))[0].tolist()}"
+                    break
+            for k in ra[4]:
+                if err:
+                    break
+                a, c = ra[4][k], rc[4][k].numpy()
+                if k == "final_obs":   # ale-py leaves the rows of envs not reset uninitialised
+                    rows = (ra[2] | ra[3]) & (ra[4]["episode_frame_number"] < prev_efn)
+                    a, c = a[rows], c[rows]
+                if not np.array_equal(c, a):
+                    err = f"step {t}: info {k} differs"
+            if err:
+                row.update(frames=t * frameskip * consoles, episodes=episodes, longest_episode=longest, error=err)
+                return row
+            done = ra[2] | ra[3]
+            longest = max(longest, int(ra[4]["episode_frame_number"].max()))
+            if done.any():
+                if kw["autoreset_mode"] == "SameStep":   # info is the new episode's: about the last frames
+                    longest = max(longest, int(prev_efn[done].max()) + frameskip)
+                episodes += int(done.sum())
+            prev_efn = ra[4]["episode_frame_number"].copy()
+        longest = max(longest, int(prev_efn.max()))
+        row.update(frames=steps * frameskip * consoles, episodes=episodes, longest_episode=longest,
+                   seconds=round(time.time() - t0, 1))
+        return row
+    finally:
+        ref.close()
+        env.close()
+
+
+def _run(args):
+    try:
+        return (survey_vector if args[0] else survey)(*args[1:])
+    except Exception as e:  # report and go on with the other games
+        return {"game": args[1], "frames": 0, "episodes": 0, "longest_episode": 0,
+                "error": f"{type(e).__name__}: {e}"}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("games", nargs="*", help="ALE ids (default: every supported game)")
+    ap.add_argument("--frames", type=int, default=40000, help="frames per console (default 40,000)")
+    ap.add_argument("--consoles", type=int, default=4, help="consoles per game (default 4)")
+    ap.add_argument("--frameskip", type=int, default=4, help="frames per agent step (default 4)")
+    ap.add_argument("--max-frames", type=int, default=108000,
+                    help="max_num_frames_per_episode (default 108,000, ALE v5's)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="games surveyed at once")
+    ap.add_argument("--vector", action="store_true",
+                    help="compare cule.AtariVectorEnv with ale-py's AtariVectorEnv instead of cule.Atari with ALEInterface")
+    ap.add_argument("--out", default=None, help="append a JSON line per game to this file")
+    a = ap.parse_args()
+    for name, v, lo in (("--frames", a.frames, 1), ("--consoles", a.consoles, 1), ("--frameskip", a.frameskip, 1),
+                        ("--max-frames", a.max_frames, 0), ("--jobs", a.jobs, 1), ("--seed", a.seed, 0)):
+        if v < lo:
+            ap.error(f"{name} must be >= {lo}")
+    if a.frames < a.frameskip:
+        ap.error("--frames must be at least --frameskip")
+    try:
+        import ale_py  # noqa: F401
+    except ImportError:
+        ap.error("ale-py is not installed (pip install -e '.[test]')")
+    import cule
+    from cule.roms import load_rom
+
+    for game in a.games:
+        try:
+            load_rom(game)
+        except ValueError as e:
+            ap.error(str(e))
+    games = a.games or cule.list_games()
+    work = [(a.vector, g, a.frames, a.consoles, a.frameskip, a.seed, a.max_frames) for g in games]
+    bad = 0
+    total = 0
+    t0 = time.time()
+    with mp.get_context("spawn").Pool(a.jobs) as pool:
+        for row in pool.imap(_run, work):
+            total += row["frames"]
+            bad += row["error"] is not None
+            print(f"{row['game']:22s} frames {row['frames']:>8,}  episodes {row['episodes']:>3}  longest episode "
+                  f"{row['longest_episode']:>7,}  {'exact' if row['error'] is None else 'DIFFERS: ' + row['error']}",
+                  flush=True)
+            if a.out:
+                with open(a.out, "a") as f:
+                    f.write(json.dumps(row) + "\n")
+    print(f"{len(games) - bad} of {len(games)} games exact, {total:,} frames compared, "
+          f"{time.time() - t0:.0f} s", flush=True)
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()

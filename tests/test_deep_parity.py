@@ -1,0 +1,71 @@
+"""scripts/deep_parity.py, the long-horizon parity survey, on short runs: it reports a
+game that matches ALE as exact and finds a difference where there is one (cule run
+with other sticky actions than ALE), in both its modes; bad arguments are usage errors."""
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import cule
+
+pytest.importorskip("ale_py")
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "scripts" / "deep_parity.py"
+
+
+@pytest.fixture(scope="module")
+def deep():
+    spec = importlib.util.spec_from_file_location("deep_parity", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_exact_runs_are_reported_exact(deep):
+    row = deep.survey("breakout", 2000, 2, 4, 0, 108000)
+    assert row["error"] is None
+    assert row["frames"] == 2 * 2000
+    assert row["longest_episode"] > 0
+    row = deep.survey_vector("breakout", 800, 2, 4, 1, 108000)
+    assert row["error"] is None
+    assert row["frames"] == 2 * 800
+
+
+@pytest.mark.parametrize("vector", [False, True])
+def test_a_difference_is_found(deep, monkeypatch, vector):
+    # cule with repeat_action_probability 1.0 against ALE's 0.25: the sticky draws differ.
+    if vector:
+        import cule.vector_env as ve
+
+        orig = ve.AtariVectorEnv.__init__
+
+        def init(self, *a, **kw):
+            kw["repeat_action_probability"] = 1.0
+            orig(self, *a, **kw)
+
+        monkeypatch.setattr(ve.AtariVectorEnv, "__init__", init)
+        row = deep.survey_vector("breakout", 800, 2, 4, 1, 108000)
+    else:
+        orig = cule.Atari.__init__
+
+        def init(self, *a, **kw):
+            kw["repeat_action_probability"] = 1.0
+            orig(self, *a, **kw)
+
+        monkeypatch.setattr(cule.Atari, "__init__", init)
+        row = deep.survey("breakout", 800, 2, 4, 0, 108000)
+    assert row["error"] is not None and "differ" in row["error"]
+
+
+def test_command_line(tmp_path):
+    out = tmp_path / "rows.jsonl"
+    p = subprocess.run([sys.executable, str(SCRIPT), "pong", "--frames", "200", "--consoles", "2", "--jobs", "1",
+                        "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "1 of 1 games exact, 400 frames compared" in p.stdout
+    assert '"game": "pong"' in out.read_text()
+    for bad in (["no_such_game"], ["--frames", "0"], ["--jobs", "0"], ["--consoles", "-1"]):
+        p = subprocess.run([sys.executable, str(SCRIPT), *bad], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2, (bad, p.stdout, p.stderr)
