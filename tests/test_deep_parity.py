@@ -36,26 +36,18 @@ def test_exact_runs_are_reported_exact(deep):
 @pytest.mark.parametrize("vector", [False, True])
 def test_a_difference_is_found(deep, monkeypatch, vector):
     # cule with repeat_action_probability 1.0 against ALE's 0.25: the sticky draws differ.
-    if vector:
-        import cule.vector_env as ve
+    import cule.vector_env as ve
 
-        orig = ve.AtariVectorEnv.__init__
+    cls = ve.AtariVectorEnv if vector else cule.Atari
+    orig = cls.__init__
 
-        def init(self, *a, **kw):
-            kw["repeat_action_probability"] = 1.0
-            orig(self, *a, **kw)
+    def init(self, *a, **kw):
+        kw["repeat_action_probability"] = 1.0
+        orig(self, *a, **kw)
 
-        monkeypatch.setattr(ve.AtariVectorEnv, "__init__", init)
-        row = deep.survey_vector("breakout", 800, 2, 4, 1, 108000)
-    else:
-        orig = cule.Atari.__init__
-
-        def init(self, *a, **kw):
-            kw["repeat_action_probability"] = 1.0
-            orig(self, *a, **kw)
-
-        monkeypatch.setattr(cule.Atari, "__init__", init)
-        row = deep.survey("breakout", 800, 2, 4, 0, 108000)
+    monkeypatch.setattr(cls, "__init__", init)
+    survey = deep.survey_vector if vector else deep.survey
+    row = survey("breakout", 800, 2, 4, 1, 108000)
     assert row["error"] is not None and "differ" in row["error"]
 
 
