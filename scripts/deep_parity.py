@@ -70,76 +70,26 @@ def survey(game, frames, consoles, frameskip, seed, max_frames):
 
 
 def survey_vector(game, frames, consoles, frameskip, seed, max_frames):
-    """The same for cule.AtariVectorEnv against ale_py.vector_env.AtariVectorEnv (their
-    defaults: noop and FIRE starts, max-pooled 84x84 grayscale stacks; sticky actions
-    0.25; NEXT_STEP autoreset for even seeds, SAME_STEP for odd ones): observations,
-    rewards, terminated, truncated and info after every step."""
-    import numpy as np
+    """The same for cule.AtariVectorEnv against ale_py.vector_env.AtariVectorEnv
+    (tests/ale_harness.py's run_vector_lockstep: their defaults, noop and FIRE starts,
+    max-pooled 84x84 grayscale stacks; sticky actions 0.25; NEXT_STEP autoreset for even
+    seeds, SAME_STEP for odd ones): observations, rewards, flags and info after every step."""
     import torch
-    from ale_py.vector_env import AtariVectorEnv as AleVec
 
-    from cule.vector_env import AtariVectorEnv
+    from ale_harness import run_vector_lockstep
 
     torch.set_num_threads(1)
-    kw = dict(frameskip=frameskip, repeat_action_probability=0.25, max_num_frames_per_episode=max_frames or None,
-              autoreset_mode="SameStep" if seed % 2 else "NextStep", num_threads=1)
-    if not max_frames:
-        kw.pop("max_num_frames_per_episode")
-    ref = AleVec(game, consoles, **kw)
-    env = AtariVectorEnv(game, consoles, **kw)
-    row = {"game": game, "frames": 0, "episodes": 0, "longest_episode": 0, "error": None}
+    kw = dict(frameskip=frameskip, repeat_action_probability=0.25, num_threads=1,
+              autoreset_mode="SameStep" if seed % 2 else "NextStep")
+    if max_frames:
+        kw["max_num_frames_per_episode"] = max_frames
     t0 = time.time()
-    try:
-        oa, ia = ref.reset(seed=seed)
-        oc, ic = env.reset(seed=seed)
-        if not np.array_equal(oc.numpy(), oa):
-            row["error"] = "reset: observations differ"
-            return row
-        for k in ia:
-            if k not in ic or not np.array_equal(ic[k].numpy(), ia[k]):
-                row["error"] = f"reset: info {k} differs"
-                return row
-        rng = np.random.default_rng(seed)
-        n = ref.single_action_space.n
-        policy = HeldPolicy(consoles)
-        episodes, longest = 0, 0
-        prev_efn = ia["episode_frame_number"].copy()
-        steps = frames // frameskip
-        for t in range(steps):
-            act = policy(rng, n)
-            ra = ref.step(act)
-            rc = env.step(torch.from_numpy(act))
-            err = None
-            for name, a, c in zip(("observation", "reward", "terminated", "truncated"), ra[:4], rc[:4]):
-                if not np.array_equal(c.numpy(), a):
-                    err = f"step {t}: {name} differs in envs {np.nonzero(np.any((c.numpy() != a).reshape(consoles, -1), 1))[0].tolist()}"
-                    break
-            for k in ra[4]:
-                if err:
-                    break
-                a, c = ra[4][k], rc[4][k].numpy()
-                if k == "final_obs":   # ale-py leaves the rows of envs not reset uninitialised
-                    rows = (ra[2] | ra[3]) & (ra[4]["episode_frame_number"] < prev_efn)
-                    a, c = a[rows], c[rows]
-                if not np.array_equal(c, a):
-                    err = f"step {t}: info {k} differs"
-            if err:
-                row.update(frames=t * frameskip * consoles, episodes=episodes, longest_episode=longest, error=err)
-                return row
-            done = ra[2] | ra[3]
-            longest = max(longest, int(ra[4]["episode_frame_number"].max()))
-            if done.any():
-                if kw["autoreset_mode"] == "SameStep":   # info is the new episode's: about the last frames
-                    longest = max(longest, int(prev_efn[done].max()) + frameskip)
-                episodes += int(done.sum())
-            prev_efn = ra[4]["episode_frame_number"].copy()
-        longest = max(longest, int(prev_efn.max()))
-        row.update(frames=steps * frameskip * consoles, episodes=episodes, longest_episode=longest,
-                   seconds=round(time.time() - t0, 1))
-        return row
-    finally:
-        ref.close()
-        env.close()
+    policy = HeldPolicy(consoles)
+    err, stats = run_vector_lockstep(game, frames // frameskip, consoles, seed, seed,
+                                     policy=lambda rng, n_actions, n: policy(rng, n_actions), **kw)
+    return dict(game=game, frames=stats["steps"] * frameskip * consoles, episodes=stats["episodes"],
+                longest_episode=stats["longest_episode"], error=err and " ".join(err.split())[:400],
+                seconds=round(time.time() - t0, 1))
 
 
 def _run(args):

@@ -118,3 +118,77 @@ def run_lockstep(game, frames, seeds=(7, 1234), p=0.25, max_frames=0, mode=None,
                 if err:
                     return err, stats(t * frameskip)
     return None, stats(steps * frameskip * n)
+
+
+def uniform_indices(rng, n_actions, n):
+    """One action index per env, uniformly from 0..n_actions-1."""
+    return rng.integers(0, n_actions, n)
+
+
+def run_vector_lockstep(game, steps, num_envs=3, seed=123, action_seed=0, policy=uniform_indices, **kw):
+    """Step cule.AtariVectorEnv and ale-py's AtariVectorEnv (made with the same keyword
+    arguments, num_threads 1 unless given) in lock step from reset(seed=seed), with
+    policy(rng, n_actions, num_envs) giving each step's action indices.  After the reset
+    and every step the observations, rewards, terminated, truncated (values and dtypes)
+    and info must be equal; in info["final_obs"] only the rows of envs whose episode
+    ended (ale-py leaves the others uninitialised).
+
+    Returns (mismatch or None, stats dict with agent steps compared, episodes ended and
+    the longest episode seen, in frames; with SAME_STEP an ended episode's length is
+    taken as its frame number a step before plus the frameskip).
+    """
+    from ale_py.vector_env import AtariVectorEnv as AleVec
+    from gymnasium.vector import AutoresetMode
+
+    from cule.vector_env import AtariVectorEnv
+
+    def host(x):
+        return x.numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
+
+    kw.setdefault("num_threads", 1)
+    same_step = AutoresetMode(kw.get("autoreset_mode", AutoresetMode.NEXT_STEP)) == AutoresetMode.SAME_STEP
+    frameskip = kw.get("frameskip", 4)   # AtariVectorEnv's default
+    ref = AleVec(game, num_envs, **kw)
+    env = AtariVectorEnv(game, num_envs, **kw)
+    stats = {"steps": 0, "episodes": 0, "longest_episode": 0}
+    try:
+        oa, ia = ref.reset(seed=seed)
+        oc, ic = env.reset(seed=seed)
+        np.testing.assert_array_equal(host(oc), oa, err_msg="reset obs")
+        assert set(ic) == set(ia), ("reset info keys", set(ic), set(ia))
+        for k in ia:
+            np.testing.assert_array_equal(host(ic[k]), ia[k], err_msg=f"reset info {k}")
+        rng = np.random.default_rng(action_seed)
+        n = ref.single_action_space.n
+        prev_efn = ia["episode_frame_number"].copy()
+        for t in range(steps):
+            act = policy(rng, n, num_envs)
+            ra = ref.step(act)
+            rc = env.step(act)
+            for name, a, c in zip(("obs", "reward", "terminated", "truncated"), ra[:4], rc[:4]):
+                c = host(c)
+                assert c.dtype == np.asarray(a).dtype, (t, name, c.dtype, np.asarray(a).dtype)
+                np.testing.assert_array_equal(c, a, err_msg=f"step {t}: {name}")
+            assert set(rc[4]) == set(ra[4]), (t, set(rc[4]), set(ra[4]))
+            for k in ra[4]:
+                if k == "final_obs":
+                    rows = (ra[2] | ra[3]) & (ra[4]["episode_frame_number"] < prev_efn)
+                    np.testing.assert_array_equal(host(rc[4][k])[rows], ra[4][k][rows], err_msg=f"step {t}: final_obs")
+                else:
+                    np.testing.assert_array_equal(host(rc[4][k]), ra[4][k], err_msg=f"step {t}: info {k}")
+            assert not (host(rc[2]) & host(rc[3])).any(), f"step {t}: an env is both terminated and truncated"
+            done = ra[2] | ra[3]
+            efn = ra[4]["episode_frame_number"]
+            longest = int(efn.max())
+            if same_step and done.any():   # info is the new episode's
+                longest = max(longest, int(prev_efn[done].max()) + frameskip)
+            stats["longest_episode"] = max(stats["longest_episode"], longest)
+            stats["episodes"] += int(done.sum())
+            stats["steps"] = t + 1
+            prev_efn = efn.copy()
+        return None, stats
+    except AssertionError as e:
+        return str(e).strip() or repr(e), stats
+    finally:
+        ref.close()
+        env.close()

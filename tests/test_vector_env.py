@@ -10,6 +10,7 @@ import pytest
 import torch
 
 import cule
+from ale_harness import run_vector_lockstep
 from cule.vector_env import AtariVectorEnv, InvalidArgument
 
 ale_vec = pytest.importorskip("ale_py.vector_env")
@@ -20,44 +21,11 @@ def _np(x):
 
 
 def run_parity(game, steps, num_envs=3, seed=123, action_seed=0, **kw):
-    """Steps both envs in lock step; returns (number of episode ends, steps) or raises."""
-    kw.setdefault("num_threads", 1)
-    ref = ale_vec.AtariVectorEnv(game, num_envs, **kw)
-    env = AtariVectorEnv(game, num_envs, **kw)
-    try:
-        oa, ia = ref.reset(seed=seed)
-        oc, ic = env.reset(seed=seed)
-        np.testing.assert_array_equal(_np(oc), oa, err_msg="reset obs")
-        assert set(ic) == set(ia)
-        for k in ia:
-            np.testing.assert_array_equal(_np(ic[k]), ia[k], err_msg=f"reset info {k}")
-        rng = np.random.default_rng(action_seed)
-        n = ref.single_action_space.n
-        prev_efn = ia["episode_frame_number"].copy()
-        ends = 0
-        for t in range(steps):
-            act = rng.integers(0, n, num_envs)
-            ra = ref.step(act)
-            rc = env.step(act)
-            for name, a, c in zip(("obs", "reward", "terminated", "truncated"), ra[:4], rc[:4]):
-                c = _np(c)
-                assert c.dtype == np.asarray(a).dtype, (t, name, c.dtype, np.asarray(a).dtype)
-                np.testing.assert_array_equal(c, a, err_msg=f"step {t}: {name}")
-            assert set(rc[4]) == set(ra[4]), (t, set(rc[4]), set(ra[4]))
-            for k in ra[4]:
-                if k == "final_obs":
-                    # ale-py leaves rows of envs that were not reset uninitialised.
-                    rows = (ra[2] | ra[3]) & (ra[4]["episode_frame_number"] < prev_efn)
-                    np.testing.assert_array_equal(_np(rc[4][k])[rows], ra[4][k][rows], err_msg=f"step {t}: final_obs")
-                else:
-                    np.testing.assert_array_equal(_np(rc[4][k]), ra[4][k], err_msg=f"step {t}: info {k}")
-            assert not (_np(rc[2]) & _np(rc[3])).any(), "an env is both terminated and truncated"
-            prev_efn = ra[4]["episode_frame_number"].copy()
-            ends += int((ra[2] | ra[3]).sum())
-        return ends
-    finally:
-        ref.close()
-        env.close()
+    """Steps both envs in lock step (ale_harness.run_vector_lockstep); returns the number
+    of episode ends, or fails the test at the first difference."""
+    err, stats = run_vector_lockstep(game, steps, num_envs, seed, action_seed, **kw)
+    assert err is None, err
+    return stats["episodes"]
 
 
 @pytest.mark.parametrize("game", ["pong", "breakout", "space_invaders"])
