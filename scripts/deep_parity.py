@@ -10,11 +10,17 @@ terminal, truncation and frame numbers must equal ALE's (tests/ale_harness.py's
 comparison).  Golden values: ale-py 0.12.1.
 
     python scripts/deep_parity.py [GAME ...] [--frames 40000] [--consoles 4] [--jobs 2]
-        [--vector] [--out deep_parity.jsonl]
+        [--modes] [--vector [--env-kw JSON]] [--out deep_parity.jsonl]
+
+`--modes` surveys every game mode and every difficulty other than 0 a game offers, one
+at a time (as tests/test_parity.py's every-mode test does, over 1,000 frames there),
+each for --frames frames per console, instead of the default mode and difficulty.
 
 `--vector` compares cule.AtariVectorEnv with ale-py's AtariVectorEnv the same way
 (observations, rewards, flags and info after every step; see survey_vector), which
-also exercises the reset_game and noop-start memos over many resets.
+also exercises the reset_game and noop-start memos over many resets.  `--env-kw` adds
+keyword arguments to both vector envs, e.g. '{"episodic_life": true, "life_loss_info":
+true}' or '{"grayscale": false, "full_action_space": true}'.
 
 Prints a line per game (frames compared, episodes finished, the longest episode in
 frames, the first difference if any) and exits with 1 if any game differed.  Not part
@@ -55,7 +61,7 @@ class HeldPolicy:
         return idx
 
 
-def survey(game, frames, consoles, frameskip, seed, max_frames):
+def survey(game, frames, consoles, frameskip, seed, max_frames, mode=None, difficulty=None):
     import torch
 
     from ale_harness import run_lockstep
@@ -64,12 +70,12 @@ def survey(game, frames, consoles, frameskip, seed, max_frames):
     t0 = time.time()
     policy = HeldPolicy(consoles)
     err, stats = run_lockstep(game, frames, seeds=[seed + 101 * i for i in range(consoles)], p=0.25,
-                              max_frames=max_frames, action_seed=seed, frameskip=frameskip,
-                              policy=lambda rng, actions, n: actions[policy(rng, len(actions))])
-    return dict(game=game, error=err, seconds=round(time.time() - t0, 1), **stats)
+                              max_frames=max_frames, action_seed=seed, frameskip=frameskip, mode=mode,
+                              difficulty=difficulty, policy=lambda rng, actions, n: actions[policy(rng, len(actions))])
+    return dict(game=game, mode=mode, difficulty=difficulty, error=err, seconds=round(time.time() - t0, 1), **stats)
 
 
-def survey_vector(game, frames, consoles, frameskip, seed, max_frames):
+def survey_vector(game, frames, consoles, frameskip, seed, max_frames, env_kw=None):
     """The same for cule.AtariVectorEnv against ale_py.vector_env.AtariVectorEnv
     (tests/ale_harness.py's run_vector_lockstep: their defaults, noop and FIRE starts,
     max-pooled 84x84 grayscale stacks; sticky actions 0.25; NEXT_STEP autoreset for even
@@ -83,21 +89,53 @@ def survey_vector(game, frames, consoles, frameskip, seed, max_frames):
               autoreset_mode="SameStep" if seed % 2 else "NextStep")
     if max_frames:
         kw["max_num_frames_per_episode"] = max_frames
+    kw.update(env_kw or {})
     t0 = time.time()
     policy = HeldPolicy(consoles)
     err, stats = run_vector_lockstep(game, frames // frameskip, consoles, seed, seed,
                                      policy=lambda rng, n_actions, n: policy(rng, n_actions), **kw)
-    return dict(game=game, frames=stats["steps"] * frameskip * consoles, episodes=stats["episodes"],
+    return dict(game=game, env_kw=env_kw or {}, frames=stats["steps"] * frameskip * consoles, episodes=stats["episodes"],
                 longest_episode=stats["longest_episode"], error=err and " ".join(err.split())[:400],
                 seconds=round(time.time() - t0, 1))
 
 
 def _run(args):
+    fn, pos, kw = args
     try:
-        return (survey_vector if args[0] else survey)(*args[1:])
+        return fn(*pos, **kw)
     except Exception as e:  # report and go on with the other games
-        return {"game": args[1], "frames": 0, "episodes": 0, "longest_episode": 0,
+        return {"game": pos[0], **kw, "frames": 0, "episodes": 0, "longest_episode": 0,
                 "error": f"{type(e).__name__}: {e}"}
+
+
+def work_items(a, games):
+    """(function, positional args, keyword args) for each survey the command asks for."""
+    import cule
+
+    def pos(g):
+        return g, a.frames, a.consoles, a.frameskip, a.seed, a.max_frames
+
+    if a.vector:
+        return [(survey_vector, pos(g), {"env_kw": a.env_kw}) for g in games]
+    if not a.modes:
+        return [(survey, pos(g), {}) for g in games]
+    items = []
+    for g in games:
+        info = cule.load_rom(g).info
+        items += [(survey, pos(g), {"mode": m}) for m in info["modes"]]
+        items += [(survey, pos(g), {"difficulty": d}) for d in info["difficulties"] if d != 0]
+    return items
+
+
+def label(row):
+    """The game, with the mode, difficulty or vector-env keywords surveyed if any."""
+    extra = []
+    if row.get("mode") is not None:
+        extra.append(f"mode {row['mode']}")
+    if row.get("difficulty") is not None:
+        extra.append(f"difficulty {row['difficulty']}")
+    extra += [f"{k}={v}" for k, v in (row.get("env_kw") or {}).items()]
+    return row["game"] + (f" ({', '.join(extra)})" if extra else "")
 
 
 def main():
@@ -112,8 +150,23 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="games surveyed at once")
     ap.add_argument("--vector", action="store_true",
                     help="compare cule.AtariVectorEnv with ale-py's AtariVectorEnv instead of cule.Atari with ALEInterface")
+    ap.add_argument("--modes", action="store_true",
+                    help="survey every mode and every non-zero difficulty of each game, one at a time")
+    ap.add_argument("--env-kw", default=None, metavar="JSON",
+                    help="with --vector: keyword arguments for both vector envs, as a JSON object")
     ap.add_argument("--out", default=None, help="append a JSON line per game to this file")
     a = ap.parse_args()
+    if a.modes and a.vector:
+        ap.error("--modes applies to the ALEInterface survey (ale-py's vector env has no mode or difficulty)")
+    if a.env_kw is not None:
+        if not a.vector:
+            ap.error("--env-kw needs --vector")
+        try:
+            a.env_kw = json.loads(a.env_kw)
+        except ValueError as e:
+            ap.error(f"--env-kw is not valid JSON: {e}")
+        if not isinstance(a.env_kw, dict):
+            ap.error("--env-kw must be a JSON object, e.g. '{\"episodic_life\": true}'")
     for name, v, lo in (("--frames", a.frames, 1), ("--consoles", a.consoles, 1), ("--frameskip", a.frameskip, 1),
                         ("--max-frames", a.max_frames, 0), ("--jobs", a.jobs, 1), ("--seed", a.seed, 0)):
         if v < lo:
@@ -124,6 +177,18 @@ def main():
         import ale_py  # noqa: F401
     except ImportError:
         ap.error("ale-py is not installed (pip install -e '.[test]')")
+    if a.env_kw:
+        import inspect
+
+        from ale_py.vector_env import AtariVectorEnv
+
+        known = set(inspect.signature(AtariVectorEnv.__init__).parameters) - {"self", "game", "num_envs"}
+        own = {"frameskip": "--frameskip", "max_num_frames_per_episode": "--max-frames"}
+        for k in a.env_kw:
+            if k in own:
+                ap.error(f"--env-kw: give {k} with {own[k]}")
+            if k not in known:
+                ap.error(f"--env-kw: {k!r} is not a keyword of ale_py's AtariVectorEnv")
     import cule
     from cule.roms import load_rom
 
@@ -133,7 +198,7 @@ def main():
         except ValueError as e:
             ap.error(str(e))
     games = a.games or cule.list_games()
-    work = [(a.vector, g, a.frames, a.consoles, a.frameskip, a.seed, a.max_frames) for g in games]
+    work = work_items(a, games)
     bad = 0
     total = 0
     t0 = time.time()
@@ -141,13 +206,14 @@ def main():
         for row in pool.imap(_run, work):
             total += row["frames"]
             bad += row["error"] is not None
-            print(f"{row['game']:22s} frames {row['frames']:>8,}  episodes {row['episodes']:>3}  longest episode "
+            print(f"{label(row):22s} frames {row['frames']:>8,}  episodes {row['episodes']:>3}  longest episode "
                   f"{row['longest_episode']:>7,}  {'exact' if row['error'] is None else 'DIFFERS: ' + row['error']}",
                   flush=True)
             if a.out:
                 with open(a.out, "a") as f:
                     f.write(json.dumps(row) + "\n")
-    print(f"{len(games) - bad} of {len(games)} games exact, {total:,} frames compared, "
+    what = "surveys" if len(work) != len(games) else "games"
+    print(f"{len(work) - bad} of {len(work)} {what} exact, {total:,} frames compared, "
           f"{time.time() - t0:.0f} s", flush=True)
     sys.exit(1 if bad else 0)
 

@@ -1,6 +1,7 @@
 """scripts/deep_parity.py, the long-horizon parity survey, on short runs: it reports a
 game that matches ALE as exact and finds a difference where there is one (cule run
-with other sticky actions than ALE), in both its modes; bad arguments are usage errors."""
+with other sticky actions than ALE), in both its modes; a mode (--modes) and vector-env
+keywords (--env-kw) reach both sides; bad arguments are usage errors."""
 import importlib.util
 import subprocess
 import sys
@@ -61,3 +62,44 @@ def test_command_line(tmp_path):
     for bad in (["no_such_game"], ["--frames", "0"], ["--jobs", "0"], ["--consoles", "-1"]):
         p = subprocess.run([sys.executable, str(SCRIPT), *bad], capture_output=True, text=True, timeout=60)
         assert p.returncode == 2, (bad, p.stdout, p.stderr)
+
+
+def test_mode_and_env_kw_reach_cule(deep, monkeypatch):
+    # The mode and the vector-env keywords are surveyed on both sides: cule made without
+    # them (pong mode 1, breakout's episodic_life) differs from ALE made with them.
+    import cule.vector_env as ve
+
+    assert deep.survey("pong", 400, 1, 4, 1, 108000, mode=1)["error"] is None
+    row = deep.survey_vector("breakout", 1600, 2, 4, 0, 108000, env_kw={"episodic_life": True})
+    assert row["error"] is None and row["env_kw"] == {"episodic_life": True}
+    for cls, key in ((cule.Atari, "mode"), (ve.AtariVectorEnv, "episodic_life")):
+        orig = cls.__init__
+
+        def init(self, *a, _orig=orig, _key=key, **kw):
+            kw.pop(_key, None)
+            _orig(self, *a, **kw)
+
+        monkeypatch.setattr(cls, "__init__", init)
+    row = deep.survey("pong", 400, 1, 4, 1, 108000, mode=1)
+    assert row["error"] is not None and row["mode"] == 1
+    row = deep.survey_vector("breakout", 1600, 2, 4, 0, 108000, env_kw={"episodic_life": True})
+    assert row["error"] is not None
+
+
+def test_command_line_modes_and_env_kw(tmp_path):
+    out = tmp_path / "rows.jsonl"
+    p = subprocess.run([sys.executable, str(SCRIPT), "pong", "--modes", "--frames", "100", "--consoles", "1",
+                        "--jobs", "1", "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    # pong: modes 0 and 1, difficulties 1, 2 and 3 besides 0 (ALE 0.12.1's getAvailableModes
+    # and getAvailableDifficulties).
+    assert "5 of 5 surveys exact, 500 frames compared" in p.stdout
+    assert "pong (mode 1)" in p.stdout and "pong (difficulty 3)" in p.stdout
+    assert out.read_text().count('"game": "pong"') == 5
+    for bad in (["pong", "--modes", "--vector"], ["pong", "--env-kw", "{}"],
+                ["pong", "--vector", "--env-kw", "[1]"], ["pong", "--vector", "--env-kw", "{bad"],
+                ["pong", "--vector", "--env-kw", '{"no_such_keyword": 1}'],
+                ["pong", "--vector", "--env-kw", '{"frameskip": 2}']):
+        p = subprocess.run([sys.executable, str(SCRIPT), *bad], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2, (bad, p.stdout, p.stderr)
+        assert "error:" in p.stderr
