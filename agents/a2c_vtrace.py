@@ -808,7 +808,8 @@ def train(args, ckpt=None):
                         writer.add_scalar("train/return_mean", ret, frames)
                     for k in ("policy_loss", "value_loss", "entropy", "grad_norm"):
                         writer.add_scalar(f"loss/{k}", row[k], frames)
-                    postfix = f"fps={fps:.0f} return=" + ("n/a" if math.isnan(ret) else f"{ret:.1f}")
+                    # (the bar shows the frame rate itself, live; `fps` is the log row's)
+                    postfix = "return=" + ("n/a" if math.isnan(ret) else f"{ret:.1f}")
                     pbar.set_postfix_str(postfix)
             if frames >= next_eval:
                 next_eval = frames - frames % args.eval_interval + args.eval_interval

@@ -8,9 +8,11 @@ from .atari import Atari
 from .roms import list_games, load_rom
 from .vector_env import AtariVectorEnv
 from .gym_env import AtariEnv
+from .registration import register_v0_v4_envs as _register_v0_v4_envs
 from .registration import register_v5_envs as _register_v5_envs
 
-_register_v5_envs()   # cule/<Game>-v5 for gym.make / gym.make_vec
+_register_v5_envs()      # cule/<Game>-v5 for gym.make / gym.make_vec
+_register_v0_v4_envs()   # cule/<Game>[NoFrameskip]-v0 / -v4, ale-py's legacy ids
 
 __version__ = "0.1.0"
 

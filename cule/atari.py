@@ -143,6 +143,13 @@ def _core_cuda_built() -> bool:
     return True
 
 
+def _no_cuda_reason() -> str:
+    """Why device="cuda" is not available here (when cuda_available() is False)."""
+    if not _core_cuda_built():
+        return "this build of cule has no CUDA backend (cule.build_info()['cuda'] is False)"
+    return "no CUDA device is present (torch.cuda.is_available() is False)"
+
+
 def _check_device_actions(actions, device) -> torch.Tensor:
     """Actions for the CUDA backend: an integer tensor of ids.
 
@@ -223,9 +230,7 @@ class Atari:
         if _emulate_cuda and self.device.type != "cpu":
             raise ValueError("_emulate_cuda runs on CPU tensors: leave device as 'cpu'")
         if self.device.type == "cuda" and not cuda_available():
-            raise ValueError(f"device {device!r} is not available: "
-                             + ("no CUDA device is present" if _core_cuda_built() else
-                                "this build of cule has no CUDA backend (cule.build_info()['cuda'] is False)"))
+            raise ValueError(f"device {device!r} is not available: {_no_cuda_reason()}; use device='cpu'")
         if (self.device.type == "cuda" and self.device.index is not None
                 and self.device.index >= torch.cuda.device_count()):
             raise ValueError(f"device {device!r} is not available: this machine has "
@@ -506,9 +511,9 @@ class Atari:
         if missing:
             raise ValueError(f"state is missing {', '.join(missing)}: pass a dict returned by cule.Atari.clone_state")
         if state["game"] != self.game:
-            raise ValueError(f"state is of {state['game']!r}, this Atari runs {self.game!r}")
+            raise ValueError(f"state is of {state['game']!r}, this batch runs {self.game!r}")
         if state["md5"] != self.rom.info["md5"]:
-            raise ValueError(f"state was taken with a ROM of MD5 {state['md5']!r}, this Atari runs "
+            raise ValueError(f"state was taken with a ROM of MD5 {state['md5']!r}, this batch runs "
                              f"{self.game!r} from a ROM of MD5 {self.rom.info['md5']!r}")
         if self._cuda is not None:
             cs, fs = self._cuda.console_state_bytes, self._cuda.frame_buffer_bytes

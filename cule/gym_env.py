@@ -26,6 +26,68 @@ ACTION_NAMES = ["NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEF
                 "DOWNLEFTFIRE"]
 
 
+class ConsoleView:
+    """ALEInterface-style queries of one console of a ``cule.Atari`` batch: ``AtariEnv.ale``.
+
+    Gymnasium's ``AtariPreprocessing`` and Stable-Baselines3's Atari wrappers read the
+    screen and the lives through ``env.unwrapped.ale``; this gives them the same values
+    ale-py's ``ALEInterface`` would (method names and return types of ale-py 0.12.1).
+    Read-only: actions go through the env's ``step``.
+    """
+
+    def __init__(self, atari: Atari, env: int = 0):
+        self._atari = atari
+        self._env = env
+
+    def lives(self) -> int:
+        """Lives left (ALE ``lives``; 0 for games without lives)."""
+        return int(self._atari.lives[self._env])
+
+    def game_over(self, with_truncation: bool = True) -> bool:
+        """The episode has ended: terminated, or truncated by max_num_frames_per_episode
+        unless ``with_truncation`` is False (ALE ``game_over``)."""
+        over = bool(self._atari.terminated[self._env])
+        return over or (bool(with_truncation) and bool(self._atari.truncated[self._env]))
+
+    def getEpisodeFrameNumber(self) -> int:  # noqa: N802 (ALE's name)
+        """Frames emulated since the episode's reset_game."""
+        return int(self._atari.episode_frame_number[self._env])
+
+    def getFrameNumber(self) -> int:  # noqa: N802
+        """Frames emulated since the ROM was loaded."""
+        return int(self._atari.frame_number[self._env])
+
+    def getScreenDims(self) -> tuple:  # noqa: N802
+        """(height, width) of the screen, e.g. (210, 160)."""
+        return tuple(self._atari.screen_shape)
+
+    def getRAM(self, ram: Optional[np.ndarray] = None):  # noqa: N802
+        """The 128 bytes of RIOT RAM: a new uint8 [128] array, or written into ``ram``
+        (returns None then, as ALE)."""
+        return self._fill(self._atari.ram[self._env], ram, "ram")
+
+    def getScreenRGB(self, screen_data: Optional[np.ndarray] = None):  # noqa: N802
+        """The screen in RGB: a new uint8 [H, W, 3] array, or written into ``screen_data``
+        (returns None then, as ALE)."""
+        return self._fill(self._atari.screen_rgb()[self._env], screen_data, "screen_data")
+
+    def getScreenGrayscale(self, screen_data: Optional[np.ndarray] = None):  # noqa: N802
+        """The screen in ALE's grayscale (its NTSC/PAL palette's luminance): a new uint8
+        [H, W] array, or written into ``screen_data`` (returns None then, as ALE)."""
+        return self._fill(self._atari.screen_grayscale()[self._env], screen_data, "screen_data")
+
+    @staticmethod
+    def _fill(src: torch.Tensor, out: Optional[np.ndarray], name: str):
+        src = src.cpu().numpy()
+        if out is None:
+            return src.copy()
+        if not isinstance(out, np.ndarray) or out.dtype != np.uint8 or out.shape != src.shape:
+            got = f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else type(out).__name__
+            raise InvalidArgument(f"{name} must be a uint8 NumPy array of shape {src.shape}, got {got}")
+        out[...] = src
+        return None
+
+
 class AtariEnv(gymnasium.Env, utils.EzPickle):
     """One Atari 2600 game as a Gymnasium environment, ale-py's ``AtariEnv`` semantics.
 
@@ -48,6 +110,11 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         render_mode: None or ``"rgb_array"`` (``render()`` returns the RGB screen).
             ``"human"`` is not supported.
         sound_obs: not supported (must be False).
+
+    ``env.ale`` answers ALEInterface's queries for this console (``lives()``,
+    ``getScreenRGB`` / ``getScreenGrayscale`` (optionally into a buffer), ``getRAM``,
+    ``game_over``, ``getEpisodeFrameNumber``, ``getFrameNumber``, ``getScreenDims``),
+    which Gymnasium's ``AtariPreprocessing`` and Stable-Baselines3's Atari wrappers use.
 
     ``step`` returns (obs, reward: float, terminated, truncated, info) with info
     ``lives``, ``episode_frame_number``, ``frame_number`` (frames, not steps);
@@ -132,6 +199,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         self._rewards = np.zeros(1, np.int32)
         self._action_set = [int(a) for a in self.atari.action_set.tolist()]
         self._act = np.zeros(1, np.uint8)
+        self.ale = ConsoleView(self.atari)
 
         self.seed_game()
         self.load_game()

@@ -15,7 +15,10 @@ Units: ``frameskip`` and ``max_num_frames_per_episode`` count emulated frames; o
 
 Where cule differs from ale-py (facts: ale-py 0.12.1 sources named above):
   - Results are torch tensors on ``device`` (ale-py: NumPy); dtypes are ale-py's
-    (uint8 observations, int32 rewards and info, bool flags).
+    (uint8 observations, int32 rewards and info, bool flags).  Gymnasium's NumPy-only
+    vector wrappers (``RecordEpisodeStatistics``, ``NormalizeReward``...) go on top of
+    ``gymnasium.wrappers.vector.ArrayConversion(env, env_xp=torch, target_xp=numpy)``,
+    which turns results into NumPy arrays (for CUDA, a copy to the host every step).
   - ale-py's behaviour is reproduced even where it departs from the intended
     semantics: on a step that stops early (game over, truncation, episodic life loss)
     ale-py skips the screen capture, so the newest stacked frame repeats older
@@ -46,7 +49,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from . import _vector
-from .atari import Atari, _check_digests, _parse_device, _real_number, _row_digests
+from .atari import Atari, _check_digests, _no_cuda_reason, _parse_device, _real_number, _row_digests
 from .cuda_atari import cuda_available, emulated_module
 
 _MAX_SEED = 2**31 - 1
@@ -253,9 +256,8 @@ class AtariVectorEnv(VectorEnv):
             raise InvalidArgument("_emulate_cuda runs on CPU tensors: leave device as 'cpu'")
         on_cuda = self.device.type == "cuda" or _emulate_cuda
         if self.device.type == "cuda" and not cuda_available():
-            raise InvalidArgument(f"device {str(self.device)!r} is not available: no CUDA device is present or "
-                                  f"this build of cule has no CUDA backend (cule.build_info()['cuda']); use "
-                                  f"device='cpu'")
+            raise InvalidArgument(f"device {str(self.device)!r} is not available: {_no_cuda_reason()}; "
+                                  f"use device='cpu'")
         batch_size = _check_int("batch_size", batch_size, 0, num_envs)
         if on_cuda and batch_size not in (0, num_envs):
             raise InvalidArgument("asynchronous mode (batch_size < num_envs) is only available on the CPU "

@@ -1,5 +1,6 @@
-"""cule/<Game>-v5 single environments: registration, Gymnasium's env checker, step-for-step
-parity with ale_py's AtariEnv, rendering and bad input."""
+"""cule/<Game>-v5 single environments and the legacy v0 / v4 ids: registration,
+Gymnasium's env checker, step-for-step parity with ale_py's AtariEnv (also under
+Gymnasium's AtariPreprocessing, through ``env.unwrapped.ale``), rendering and bad input."""
 import numpy as np
 import pytest
 
@@ -24,6 +25,22 @@ def test_every_game_registered_with_ale_py_v5_kwargs():
         assert spec.max_episode_steps == ref.max_episode_steps
 
 
+def test_legacy_ids_registered_with_ale_py_kwargs():
+    # ale-py 0.12.1 registers <Game>[NoFrameskip]-v0 / -v4 for 62 games, with no vector
+    # entry point; cule registers the same ids under cule/ with the same kwargs.
+    theirs = {k for k, s in gym.registry.items() if "/" not in k and s.entry_point == "ale_py.env:AtariEnv"}
+    ours = {k[len("cule/"):] for k in gym.registry if k.startswith("cule/") and not k.endswith("-v5")}
+    assert len(theirs) == 4 * 62 and ours == theirs
+    for k in theirs:
+        spec, ref = gym.spec(f"cule/{k}"), gym.spec(k)
+        assert spec.kwargs == ref.kwargs, k
+        assert spec.entry_point == "cule.gym_env:AtariEnv"
+        assert spec.vector_entry_point is None and ref.vector_entry_point is None
+        assert spec.max_episode_steps == ref.max_episode_steps
+    assert gym.spec("cule/BreakoutNoFrameskip-v4").kwargs["frameskip"] == 1
+    assert gym.spec("cule/Breakout-v0").kwargs["frameskip"] == (2, 5)
+
+
 def test_check_env():
     from gymnasium.utils.env_checker import check_env
 
@@ -42,7 +59,7 @@ def _same(a, b):
 
 
 def run_single_parity(env_id, steps, seeds, **kw):
-    ref = gym.make(f"ALE/{env_id}", **kw)
+    ref = gym.make(f"ALE/{env_id}" if env_id.endswith("-v5") else env_id, **kw)
     env = gym.make(f"cule/{env_id}", **kw)
     assert env.observation_space == ref.observation_space
     assert env.action_space == ref.action_space
@@ -78,11 +95,73 @@ def run_single_parity(env_id, steps, seeds, **kw):
     ("SpaceInvaders-v5", dict(obs_type="ram", full_action_space=True, max_num_frames_per_episode=1200,
                               repeat_action_probability=0.5)),
     ("Breakout-v5", dict(frameskip=1, repeat_action_probability=0.0)),
+    ("BreakoutNoFrameskip-v4", {}),
+    ("SpaceInvaders-v0", {}),     # frameskip drawn from [2, 5) with the env's np_random
 ])
 def test_step_parity_with_ale_py(env_id, kw):
     # Seeded resets reload the ROM (ale seed from SeedSequence); None continues; a seed
     # >= 2**31 checks the int32 wrap of the ALE seed.
     run_single_parity(env_id, 300, [5, None, 2**31 + 7], **kw)
+
+
+@pytest.mark.parametrize("env_id,kw", [
+    ("BreakoutNoFrameskip-v4", dict(terminal_on_life_loss=True)),
+    ("Pong-v0", dict(frame_skip=1, grayscale_obs=False, screen_size=64, noop_max=5)),
+])
+def test_atari_preprocessing_matches_ale_py(env_id, kw):
+    # Gymnasium's AtariPreprocessing (noop starts, frame skip, max-pool, resize, life-loss
+    # terminals) reads screens and lives through env.unwrapped.ale: same observations,
+    # rewards and flags as over ale-py's env, across episodes.
+    envs = [gym.wrappers.FrameStackObservation(gym.wrappers.AtariPreprocessing(gym.make(p + env_id), **kw), 4)
+            for p in ("", "cule/")]
+    rng = np.random.default_rng(0)
+    (oa, ia), (oc, ic) = [e.reset(seed=3) for e in envs]
+    assert np.array_equal(oa, oc) and ia == ic
+    ends = 0
+    for t in range(700):
+        act = int(rng.integers(envs[0].action_space.n))
+        ra, rc = [e.step(act) for e in envs]
+        assert np.array_equal(ra[0], rc[0]) and ra[1:] == rc[1:], (t, ra[1:], rc[1:])
+        if ra[2] or ra[3]:
+            ends += 1
+            (oa, ia), (oc, ic) = [e.reset() for e in envs]
+            assert np.array_equal(oa, oc) and ia == ic
+    assert ends >= (5 if env_id.startswith("Breakout") else 0)
+    for e in envs:
+        e.close()
+
+
+def test_ale_view_answers_like_ale_interface():
+    ref = gym.make("ALE/Breakout-v5", max_num_frames_per_episode=300).unwrapped
+    env = gym.make("cule/Breakout-v5", max_num_frames_per_episode=300).unwrapped
+    ref.reset(seed=1)
+    env.reset(seed=1)
+    rng = np.random.default_rng(2)
+
+    def same():
+        a, c = ref.ale, env.ale
+        assert c.lives() == a.lives() and type(c.lives()) is int
+        assert c.game_over() == a.game_over() and c.game_over(False) == a.game_over(with_truncation=False)
+        assert c.getEpisodeFrameNumber() == a.getEpisodeFrameNumber()
+        assert c.getFrameNumber() == a.getFrameNumber()
+        assert c.getScreenDims() == a.getScreenDims()
+        for name in ("getRAM", "getScreenRGB", "getScreenGrayscale"):
+            x, y = getattr(a, name)(), getattr(c, name)()
+            assert x.dtype == y.dtype and np.array_equal(x, y), name
+            buf = np.zeros_like(x)
+            assert getattr(c, name)(buf) is None and np.array_equal(buf, x), name
+
+    same()
+    for _ in range(120):
+        act = int(rng.integers(4))
+        ref.step(act)
+        env.step(act)
+        same()
+    assert env.ale.game_over() and not env.ale.game_over(with_truncation=False)   # truncated at 300 frames
+    for bad in (np.zeros((210, 160), np.int32), np.zeros((210, 159), np.uint8), [0] * 128):
+        with pytest.raises(ValueError, match="uint8 NumPy array"):
+            env.ale.getScreenGrayscale(bad)
+    assert env.ale.lives() == ref.ale.lives()
 
 
 def test_render_rgb_array_and_video_wrappers(tmp_path):

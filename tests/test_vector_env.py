@@ -403,3 +403,31 @@ def test_drawing_only_observed_frames_changes_nothing(kw):
         ra, rb = a.step(act), b.step(act)
         for k in range(4):
             np.testing.assert_array_equal(_np(ra[k]), _np(rb[k]), err_msg=f"step {t} field {k}")
+
+
+def test_gymnasium_numpy_wrappers_over_array_conversion_match_ale_py():
+    # Gymnasium's NumPy-only RecordEpisodeStatistics, on cule through ArrayConversion
+    # (torch -> NumPy), reports the same episode returns and lengths as on ale-py's
+    # vector env; the results are NumPy arrays with ale-py's dtypes.
+    from gymnasium.wrappers.vector import ArrayConversion, RecordEpisodeStatistics
+
+    kw = dict(num_threads=1, repeat_action_probability=0.25)
+    ref = RecordEpisodeStatistics(ale_vec.AtariVectorEnv("breakout", 4, **kw))
+    env = RecordEpisodeStatistics(ArrayConversion(AtariVectorEnv("breakout", 4, **kw), env_xp=torch, target_xp=np))
+    oa, _ = ref.reset(seed=3)
+    oc, _ = env.reset(seed=3)
+    assert isinstance(oc, np.ndarray) and np.array_equal(oa, oc)
+    rng = np.random.default_rng(0)
+    for t in range(600):
+        act = rng.integers(4, size=4)
+        ra, rc = ref.step(act), env.step(act)
+        for x, y in zip(ra[:4], rc[:4]):
+            assert isinstance(y, np.ndarray) and x.dtype == y.dtype and np.array_equal(x, y), t
+        assert ("episode" in ra[4]) == ("episode" in rc[4]), t
+        if "episode" in ra[4]:
+            for k in ("r", "l"):
+                assert np.array_equal(ra[4]["episode"][k], rc[4]["episode"][k]), (t, k)
+            assert np.array_equal(ra[4]["_episode"], rc[4]["_episode"]), t
+    assert len(env.return_queue) >= 8
+    assert list(env.return_queue) == list(ref.return_queue)
+    assert list(env.length_queue) == list(ref.length_queue)
