@@ -131,6 +131,27 @@ def test_atari_preprocessing_matches_ale_py(env_id, kw):
         e.close()
 
 
+def test_stable_baselines3_atari_wrapper_matches_ale_py():
+    # Stable-Baselines3's AtariWrapper (noop and fire resets, episodic life through
+    # env.unwrapped.ale.lives(), max-and-skip, reward clipping, 84x84 warp) over cule and
+    # over ale-py.  SB3 is not a dependency: skipped where it is not installed.
+    atari_wrappers = pytest.importorskip("stable_baselines3.common.atari_wrappers")
+    envs = [atari_wrappers.AtariWrapper(gym.make(p + "BreakoutNoFrameskip-v4")) for p in ("", "cule/")]
+    (oa, _), (oc, _) = [e.reset(seed=2) for e in envs]
+    assert np.array_equal(oa, oc)
+    rng = np.random.default_rng(0)
+    ends = 0
+    for t in range(800):
+        act = int(rng.integers(envs[0].action_space.n))
+        ra, rc = [e.step(act) for e in envs]
+        assert np.array_equal(ra[0], rc[0]) and ra[1:] == rc[1:], (t, ra[1:], rc[1:])
+        if ra[2] or ra[3]:
+            ends += 1
+            (oa, _), (oc, _) = [e.reset() for e in envs]
+            assert np.array_equal(oa, oc)
+    assert ends >= 5
+
+
 def test_ale_view_answers_like_ale_interface():
     ref = gym.make("ALE/Breakout-v5", max_num_frames_per_episode=300).unwrapped
     env = gym.make("cule/Breakout-v5", max_num_frames_per_episode=300).unwrapped
