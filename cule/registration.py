@@ -44,6 +44,19 @@ LEGACY_GAMES = (
 )
 
 
+def _register(env_id: str, rom: str, sticky: float, frameskip, vector: bool) -> None:
+    """One id for cule.AtariEnv (and cule.AtariVectorEnv with ``vector``), unless taken."""
+    if env_id in gymnasium.registry:
+        return
+    gymnasium.register(
+        id=env_id,
+        entry_point="cule.gym_env:AtariEnv",
+        vector_entry_point="cule.vector_env:AtariVectorEnv" if vector else None,
+        kwargs=dict(game=rom, repeat_action_probability=sticky, full_action_space=False, frameskip=frameskip,
+                    max_num_frames_per_episode=108_000),
+    )
+
+
 def register_v0_v4_envs() -> list:
     """Registers ``cule/<Game>[NoFrameskip]-v0`` / ``-v4`` for each of LEGACY_GAMES with
     ale-py's keyword arguments (see the module docstring); returns the ids."""
@@ -54,16 +67,8 @@ def register_v0_v4_envs() -> list:
             continue
         for suffix, frameskip in (("", (2, 5)), ("NoFrameskip", 1)):
             for version, sticky in (("v0", 0.25), ("v4", 0.0)):
-                env_id = f"cule/{rom_id_to_name(rom)}{suffix}-{version}"
-                ids.append(env_id)
-                if env_id in gymnasium.registry:
-                    continue
-                gymnasium.register(
-                    id=env_id,
-                    entry_point="cule.gym_env:AtariEnv",
-                    kwargs=dict(game=rom, repeat_action_probability=sticky, full_action_space=False,
-                                frameskip=frameskip, max_num_frames_per_episode=108_000),
-                )
+                ids.append(f"cule/{rom_id_to_name(rom)}{suffix}-{version}")
+                _register(ids[-1], rom, sticky, frameskip, vector=False)
     return ids
 
 
@@ -73,20 +78,6 @@ def register_v5_envs() -> list:
     for rom in list_games():
         if rom in _MULTIPLAYER_ONLY:
             continue
-        env_id = f"cule/{rom_id_to_name(rom)}-v5"
-        ids.append(env_id)
-        if env_id in gymnasium.registry:
-            continue
-        gymnasium.register(
-            id=env_id,
-            entry_point="cule.gym_env:AtariEnv",
-            vector_entry_point="cule.vector_env:AtariVectorEnv",
-            kwargs=dict(
-                game=rom,
-                repeat_action_probability=0.25,
-                full_action_space=False,
-                frameskip=4,
-                max_num_frames_per_episode=108_000,
-            ),
-        )
+        ids.append(f"cule/{rom_id_to_name(rom)}-v5")
+        _register(ids[-1], rom, 0.25, 4, vector=True)
     return ids

@@ -114,21 +114,29 @@ def test_atari_preprocessing_matches_ale_py(env_id, kw):
     # rewards and flags as over ale-py's env, across episodes.
     envs = [gym.wrappers.FrameStackObservation(gym.wrappers.AtariPreprocessing(gym.make(p + env_id), **kw), 4)
             for p in ("", "cule/")]
+    ends = run_wrapped_pair(*envs, steps=700, seed=3)
+    assert ends >= (5 if env_id.startswith("Breakout") else 0)
+
+
+def run_wrapped_pair(ref, env, steps, seed):
+    """Steps a wrapped ale-py env and the same wrappers over cule with the same random
+    actions; observations, rewards, flags and info must be equal at every step and reset.
+    Returns the number of episodes ended."""
     rng = np.random.default_rng(0)
-    (oa, ia), (oc, ic) = [e.reset(seed=3) for e in envs]
+    (oa, ia), (oc, ic) = ref.reset(seed=seed), env.reset(seed=seed)
     assert np.array_equal(oa, oc) and ia == ic
     ends = 0
-    for t in range(700):
-        act = int(rng.integers(envs[0].action_space.n))
-        ra, rc = [e.step(act) for e in envs]
+    for t in range(steps):
+        act = int(rng.integers(ref.action_space.n))
+        ra, rc = ref.step(act), env.step(act)
         assert np.array_equal(ra[0], rc[0]) and ra[1:] == rc[1:], (t, ra[1:], rc[1:])
         if ra[2] or ra[3]:
             ends += 1
-            (oa, ia), (oc, ic) = [e.reset() for e in envs]
+            (oa, ia), (oc, ic) = ref.reset(), env.reset()
             assert np.array_equal(oa, oc) and ia == ic
-    assert ends >= (5 if env_id.startswith("Breakout") else 0)
-    for e in envs:
-        e.close()
+    ref.close()
+    env.close()
+    return ends
 
 
 def test_stable_baselines3_atari_wrapper_matches_ale_py():
@@ -137,19 +145,7 @@ def test_stable_baselines3_atari_wrapper_matches_ale_py():
     # over ale-py.  SB3 is not a dependency: skipped where it is not installed.
     atari_wrappers = pytest.importorskip("stable_baselines3.common.atari_wrappers")
     envs = [atari_wrappers.AtariWrapper(gym.make(p + "BreakoutNoFrameskip-v4")) for p in ("", "cule/")]
-    (oa, _), (oc, _) = [e.reset(seed=2) for e in envs]
-    assert np.array_equal(oa, oc)
-    rng = np.random.default_rng(0)
-    ends = 0
-    for t in range(800):
-        act = int(rng.integers(envs[0].action_space.n))
-        ra, rc = [e.step(act) for e in envs]
-        assert np.array_equal(ra[0], rc[0]) and ra[1:] == rc[1:], (t, ra[1:], rc[1:])
-        if ra[2] or ra[3]:
-            ends += 1
-            (oa, _), (oc, _) = [e.reset() for e in envs]
-            assert np.array_equal(oa, oc)
-    assert ends >= 5
+    assert run_wrapped_pair(*envs, steps=800, seed=2) >= 5
 
 
 def test_ale_view_answers_like_ale_interface():
