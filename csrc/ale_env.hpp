@@ -319,6 +319,71 @@ struct ModeEnv {
   CULE_HD Mt19937& rng() { return m.c.env_rng; }
 };
 
+// ---- ALE's restoreState ----------------------------------------------------------
+//
+// ALEInterface::restoreState (ale-py 0.12.1: ALEState::load) loads what cloneState
+// serialised: the System (cycles, system RNG), the 6507's registers, RIOT, TIA
+// registers and clocks, the cartridge, the game's RomSettings variables, paddles, frame
+// counters, mode and difficulty, and the environment RNG only if the state was cloned
+// with include_rng.  Everything else goes on from before the restore (facts from the
+// save()/load() methods of ALE 0.12.1's src/ale/emucore and games/supported):
+//   * the sticky action (StellaEnvironment's m_player_a_action) and the events (Event:
+//     joystick, console switches, paddle resistances) with Switches' latched SWCHB;
+//   * the data bus (System) and M6502's last-access-was-read flag;
+//   * the TIA's frame buffers with which is current, the frame pointer, its
+//     partial-frame and frame-greyed flags, and its object masks (pointers Stella
+//     only moves at register writes);
+// and some fields come back changed:
+//   * DPC: the music oscillator's fractional clocks, saved as (uint32) (x * 1e8);
+//   * miniature_golf: five integers saved with putBool and read with getInt, so each
+//     comes back as the bool's 32-bit marker (0xfab1fab2 true, 0xbad1bad2 false);
+//   * atlantis2's lives, chopper_command's and demon_attack's flag (GameVars.started)
+//     are not saved at all.
+// (video_checkers' reverse flag is not saved either; cule derives it from the restored
+// mode, so a restore across modes is the one case not reproduced.)
+//
+// dst is the console before the restore; it becomes the restored one.  The frame
+// buffers are the caller's: ALE's stay as they were, so the caller keeps them.
+CULE_HD void ale_restore_state(Console& dst, const Console& snap, const GameConfig& g, bool include_rng) {
+  const Console was = dst;
+  dst = snap;
+  dst.action_a = was.action_a;
+  dst.in = was.in;
+  dst.riot.swchb = was.riot.swchb;
+  dst.data_bus = was.data_bus;
+  dst.last_access_read = was.last_access_read;
+  if (!include_rng) dst.env_rng = was.env_rng;
+  TiaState& t = dst.tia;
+  const TiaState& w = was.tia;
+  t.cur_buf = w.cur_buf;
+  t.fb_exact = w.fb_exact;
+  t.frame_rendered = w.frame_rendered;
+  t.render = w.render;
+  t.fb_pos = w.fb_pos;
+  t.partial_frame = w.partial_frame;
+  t.frame_greyed = w.frame_greyed;
+  t.p0m_pos = w.p0m_pos; t.p1m_pos = w.p1m_pos; t.m0m_pos = w.m0m_pos; t.m1m_pos = w.m1m_pos;
+  t.blm_pos = w.blm_pos;
+  t.p0m_en = w.p0m_en; t.p0m_mode = w.p0m_mode; t.p1m_en = w.p1m_en; t.p1m_mode = w.p1m_mode;
+  t.m0m_num = w.m0m_num; t.m0m_size = w.m0m_size; t.m0m_off = w.m0m_off;
+  t.m1m_num = w.m1m_num; t.m1m_size = w.m1m_size; t.blm_size = w.blm_size;
+  t.pfm_reflect = w.pfm_reflect;
+  if (g.cart_type == CART_DPC)
+    dst.cart.dpc.frac_clocks = (double)(int32_t)(uint32_t)(snap.cart.dpc.frac_clocks * 100000000.0) / 100000000.0;
+  GameVars& v = dst.game;
+  switch (g.game_id) {
+    case GAME_ATLANTIS2: v.lives = was.game.lives; break;
+    case GAME_CHOPPER_COMMAND:
+    case GAME_DEMON_ATTACK: v.started = was.game.started; break;
+    case GAME_MINIATURE_GOLF: {
+      int32_t* f[5] = {&v.aux[0], &v.aux[1], &v.aux[2], &v.aux[3], &v.score};
+      for (int32_t* x : f) *x = (int32_t)(*x ? 0xfab1fab2u : 0xbad1bad2u);
+      break;
+    }
+    default: break;
+  }
+}
+
 // ---- the reset_game memo ----------------------------------------------------------
 //
 // reset_game emulates about 70 frames (60 NOOP frames after the system reset, two soft

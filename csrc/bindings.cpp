@@ -22,6 +22,27 @@ PYBIND11_MODULE(_core, m) {
   m.attr("frame_buffer_bytes") = kFrameBufferBytes;
   // Where a snapshot row (one Console) keeps TIA's current-buffer index (tests).
   m.attr("console_cur_buf_offset") = (int)(offsetof(Console, tia) + offsetof(TiaState, cur_buf));
+  m.def(
+      "ale_restore_rows",
+      [](py::array& now, const py::array& snap, const py::dict& cfg, bool include_rng) {
+        if (now.ndim() != 2 || snap.ndim() != 2 || now.shape(0) != snap.shape(0) ||
+            now.shape(1) != (py::ssize_t)sizeof(Console) || snap.shape(1) != (py::ssize_t)sizeof(Console))
+          throw std::invalid_argument("ale_restore_rows: two uint8 [k, console_state_bytes] arrays");
+        const size_t k = (size_t)now.shape(0);
+        uint8_t* dst = writable<uint8_t>(now, "now", k * sizeof(Console));
+        const uint8_t* src = readable<uint8_t>(snap, "snap", k * sizeof(Console));
+        const GameConfig g = config_from_dict(cfg);
+        for (size_t i = 0; i < k; ++i) {
+          Console c, s;
+          std::memcpy(&c, dst + i * sizeof(Console), sizeof(Console));
+          std::memcpy(&s, src + i * sizeof(Console), sizeof(Console));
+          ale_restore_state(c, s, g, include_rng);
+          std::memcpy(dst + i * sizeof(Console), &c, sizeof(Console));
+        }
+      },
+      py::arg("now"), py::arg("snap"), py::arg("cfg"), py::arg("include_rng"),
+      "Rows `now` (consoles as they are) become what ALE 0.12.1's restoreState of the rows "
+      "`snap` makes of them (ale_env.hpp, ale_restore_state); in place");
   m.attr("cuda") = false;
   m.def(
       "legal_actions",
@@ -160,6 +181,10 @@ PYBIND11_MODULE(_core, m) {
         d["partial_frame"] = c.tia.partial_frame;
         d["left_paddle"] = c.left_paddle; d["right_paddle"] = c.right_paddle;
         d["score"] = c.game.score; d["action_a"] = c.action_a;
+        d["lives"] = c.game.lives; d["started"] = c.game.started;
+        d["aux"] = py::make_tuple(c.game.aux[0], c.game.aux[1], c.game.aux[2], c.game.aux[3]);
+        d["dpc_frac_clocks"] = b.config().cart_type == CART_DPC ? c.cart.dpc.frac_clocks : 0.0;
+        d["data_bus"] = c.data_bus; d["cur_buf"] = c.tia.cur_buf;
         return d;
       })
       .def("state_views", [](py::object self) {

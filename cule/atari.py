@@ -279,6 +279,7 @@ class Atari:
         self.seeds = seeds
         self.screen_shape = self.rom.screen_shape
         cfg = native_config(self.rom)
+        self._cfg = cfg
         ids = _core.legal_actions(cfg["game_id"]) if self.full_action_space else list(info["minimal_actions"])
         self.action_set = torch.tensor(ids, dtype=torch.int64)
         self._cuda = None
@@ -454,22 +455,29 @@ class Atari:
 
     # ---- save / restore ----
 
-    def clone_state(self, env_ids=None) -> dict:
+    def clone_state(self, env_ids=None, include_rng: bool = True) -> dict:
         """Snapshot of the given consoles (default: all): everything that determines their
         future, bit for bit (CPU, RIOT, TIA, cartridge, frame buffers, ALE episode state,
-        both RNGs, mode and difficulty).
+        both RNGs, mode and difficulty).  ``include_rng`` matters only to
+        ``restore_state(..., ale_semantics=True)``, which then leaves the sticky-action
+        RNG as it is without it, as ALE 0.12.1's ``restoreState`` does with a state from
+        ``cloneState()`` (whose default is False); the snapshot holds the bytes either way
+        and says ``include_rng``.
 
         Returns a dict of plain values and tensors, savable with ``torch.save`` (and
         loadable with ``torch.load``, ``weights_only=True`` included):
         ``format``, ``game``, ``md5``, ``console_state_bytes``, ``frame_buffer_bytes``,
         ``env_ids`` (int64 [k], on the CPU), ``consoles`` (uint8 [k, console_state_bytes]),
         ``frame_buffers`` (uint8 [k, frame_buffer_bytes]) and ``digest`` (int64 [k], a
-        checksum of each row of ``consoles``, which ``restore_state`` checks); ``consoles``,
+        checksum of each row of ``consoles``, which ``restore_state`` checks),
+        ``include_rng`` (bool); ``consoles``,
         ``frame_buffers`` and ``digest`` are on the env's device.  Both backends write the
         same bytes, so a state moves between CPU and CUDA envs.  The bytes are this build's
         struct layout: restore them with the same cule version, and do not edit them.
         Raises ValueError for bad env ids.
         """
+        if not isinstance(include_rng, (bool, np.bool_)):
+            raise ValueError(f"include_rng must be a bool, got {include_rng!r}")
         ids = (np.arange(self.num_envs, dtype=np.int64) if env_ids is None
                else _as_index_array(env_ids, "env_ids", self.num_envs))
         if self._cuda is not None:
@@ -489,21 +497,36 @@ class Atari:
             "consoles": c,
             "frame_buffers": f,
             "digest": _row_digests(c),
+            "include_rng": bool(include_rng),
         }
 
-    def restore_state(self, state: dict, env_ids=None) -> None:
+    def restore_state(self, state: dict, env_ids=None, ale_semantics: bool = False) -> None:
         """Put consoles back in a state from ``clone_state`` (possibly of another ``Atari``
         of the same game, or loaded from disk).
+
+        By default everything is restored: the consoles then have the snapshot's future,
+        whatever ran in between.  ALE's ``restoreState`` (ale-py 0.12.1) restores less:
+        the sticky action, the frame buffers (so the screen until the next frame), the
+        TIA's partial-frame flags and object masks, the data bus and the input events go
+        on from before the restore, as does the sticky-action RNG unless the state was
+        cloned with ``include_rng``; a few fields come back altered (the DPC's
+        fractional clocks in pitfall2, five of miniature_golf's variables) or not at all
+        (a flag in chopper_command and demon_attack, atlantis2's lives).
+        ``ale_semantics=True`` restores exactly as ALE does (csrc/ale_env.hpp,
+        ``ale_restore_state``), which ``cule.AtariEnv.restore_state`` uses.
 
         Args:
             state: the dict ``clone_state`` returned.
             env_ids: the envs to overwrite, one per snapshot row (default: the env ids
                 the snapshot was taken from).
+            ale_semantics: restore as ALE 0.12.1's ``restoreState`` does (above).
         Raises:
             ValueError: a state of another game, format or build, consoles whose bytes do
                 not match their digest (a corrupt or edited snapshot), or env ids that do
                 not match the snapshot's rows.  Nothing is changed then.
         """
+        if not isinstance(ale_semantics, (bool, np.bool_)):
+            raise ValueError(f"ale_semantics must be a bool, got {ale_semantics!r}")
         if not isinstance(state, dict) or state.get("format") != "cule.Atari/1":
             raise ValueError("state must be a dict returned by cule.Atari.clone_state")
         missing = [k for k in ("game", "md5", "console_state_bytes", "frame_buffer_bytes", "consoles",
@@ -536,6 +559,17 @@ class Atari:
             raise ValueError(f"state holds {len(c)} consoles but {len(ids)} env ids were given")
         if len(np.unique(ids)) != len(ids):
             raise ValueError("env_ids has duplicates")
+        if ale_semantics:
+            # Merge on the host (a rare path): each overwritten env's own console and
+            # frame buffers, with the snapshot loaded into them as ALE would.
+            if self._cuda is not None:
+                now, now_f = (x.cpu() for x in self._cuda.export_state(torch.from_numpy(ids)))
+            else:
+                now, now_f = torch.from_numpy(consoles[ids]), torch.from_numpy(fbs[ids])
+            merged = now.numpy().copy()
+            _core.ale_restore_rows(merged, np.ascontiguousarray(c.detach().cpu().numpy()), self._cfg,
+                                   bool(state.get("include_rng", True)))
+            c, f = torch.from_numpy(merged).to(c.device), now_f.to(f.device)
         if self._cuda is not None:
             self._cuda.import_state(torch.from_numpy(ids), c, f)
         else:

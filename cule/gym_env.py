@@ -276,8 +276,14 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                                   f"[0, {len(self._action_set)})")
         frameskip = self._frameskip_now()
         self._act[0] = self._action_set[int(action)]
+        # ale-py repeats ALE's act in Python and leaves ALE's own frame_skip at 1, which
+        # the mode selection of a later reset_game acts with (berzerk, double_dunk...):
+        # the batch's frameskip is this step's only while it acts.
         self.atari.frameskip = frameskip
-        reward = float(self.atari.act(self._act)[0])
+        try:
+            reward = float(self.atari.act(self._act)[0])
+        finally:
+            self.atari.frameskip = 1
         lives, term, trunc, ep, fr = self.atari._info()
         return (self._get_obs(), reward, bool(term[0]), bool(trunc[0]),
                 {"lives": int(lives[0]), "episode_frame_number": int(ep[0]), "frame_number": int(fr[0])})
@@ -344,10 +350,15 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             out[tuple(key for part, key in order if part in name) or ("e",)] = i
         return out
 
-    def clone_state(self, include_rng: bool = True) -> dict:
-        """The console's complete state (RNGs always included), see ``cule.Atari.clone_state``."""
-        return self.atari.clone_state()
+    def clone_state(self, include_rng: bool = False) -> dict:
+        """The console's state as ale-py's ``AtariEnv.clone_state`` (ALE ``cloneState``):
+        a ``cule.Atari.clone_state`` snapshot; without ``include_rng`` (ale-py's default)
+        restoring it leaves the sticky-action RNG as it is."""
+        return self.atari.clone_state(include_rng=include_rng)
 
     def restore_state(self, state: dict) -> None:
-        """Restores a ``clone_state`` snapshot."""
-        self.atari.restore_state(state)
+        """Restores a ``clone_state`` snapshot as ALE 0.12.1's ``restoreState`` does (see
+        ``cule.Atari.restore_state(..., ale_semantics=True)``): among others the sticky
+        action, the screen until the next frame and, unless the state includes it, the
+        sticky-action RNG go on from before the restore."""
+        self.atari.restore_state(state, ale_semantics=True)

@@ -97,6 +97,12 @@ def run_single_parity(env_id, steps, seeds, **kw):
     ("Breakout-v5", dict(frameskip=1, repeat_action_probability=0.0)),
     ("BreakoutNoFrameskip-v4", {}),
     ("SpaceInvaders-v0", {}),     # frameskip drawn from [2, 5) with the env's np_random
+    # Games whose mode selection in reset_game acts (ALE's act, at ALE's own frame_skip
+    # of 1, not the env's frameskip): resets after steps.
+    ("Berzerk-v5", {}),
+    ("DoubleDunk-v5", dict(obs_type="ram")),
+    ("Adventure-v5", dict(obs_type="ram", max_num_frames_per_episode=400)),
+    ("VideoCube-v5", dict(obs_type="ram", max_num_frames_per_episode=400, mode=1)),
 ])
 def test_step_parity_with_ale_py(env_id, kw):
     # Seeded resets reload the ROM (ale seed from SeedSequence); None continues; a seed

@@ -181,3 +181,130 @@ def test_digest_is_the_documented_checksum():
     assert got.dtype == torch.int64 and got.tolist() == [expected(r.tolist()) for r in rows]
     full = torch.full((1, 131072), 255, dtype=torch.uint8)   # the largest sum stays below 2**63
     assert _row_digests(full).item() == expected([255] * 131072) < 2**63
+
+
+# ---- ALE's restoreState semantics (restore_state(..., ale_semantics=True)) ----
+
+def _gym_clone_restore_run(env_id, include_rng, steps, seed=3):
+    """ale-py's AtariEnv and cule's side by side: random clones (clone_state(include_rng))
+    and restores of earlier clones among random steps, episodes restarted with reset().
+    After every restore the RAM, screen, lives and frame numbers, after every step the
+    observation, reward, flags and info must be equal.  Returns the first difference."""
+    import gymnasium as gym
+
+    ale_py = pytest.importorskip("ale_py")
+    gym.register_envs(ale_py)
+    ref = gym.make(f"ALE/{env_id}").unwrapped
+    env = gym.make(f"cule/{env_id}").unwrapped
+    rng = np.random.default_rng(seed)
+    ref.reset(seed=seed)
+    env.reset(seed=seed)
+    saved = []
+    for t in range(steps):
+        u = rng.random()
+        if u < 0.05:
+            saved.append((ref.clone_state(include_rng=include_rng), env.clone_state(include_rng=include_rng)))
+        elif u < 0.10 and saved:
+            a, c = saved[rng.integers(len(saved))]
+            ref.restore_state(a)
+            env.restore_state(c)
+            for name in ("getRAM", "getScreenRGB", "lives", "getEpisodeFrameNumber", "getFrameNumber"):
+                x, y = getattr(ref.ale, name)(), getattr(env.ale, name)()
+                if not np.array_equal(x, y):
+                    return f"{name} after the restore at step {t}"
+        act = int(rng.integers(ref.action_space.n))
+        ra, rc = ref.step(act), env.step(act)
+        if not (np.array_equal(ra[0], rc[0]) and ra[1:] == rc[1:]):
+            return f"step {t}: {ra[1:]} != {rc[1:]}"
+        if ra[2] or ra[3]:
+            ref.reset()
+            env.reset()
+    return None
+
+
+@pytest.mark.parametrize("env_id", ["Breakout-v5", "MsPacman-v5", "Pitfall2-v5", "TicTacToe3D-v5", "Berzerk-v5"])
+@pytest.mark.parametrize("include_rng", [False, True])
+def test_gym_clone_restore_matches_ale_py(env_id, include_rng):
+    # ALE's restoreState keeps the sticky action, the screen until the next frame, the
+    # TIA's partial-frame flag (tic_tac_toe_3d's long frames) and, without include_rng,
+    # the sticky-action RNG; cule.AtariEnv restores the same way.
+    assert _gym_clone_restore_run(env_id, include_rng, 400) is None
+
+
+def test_default_restore_differs_from_ales():
+    # The default restore brings everything back (the snapshot's future), which is not
+    # what ALE's restoreState does: the same run with it differs from ale-py.
+    import cule.gym_env as ge
+
+    orig = ge.AtariEnv.restore_state
+    try:
+        ge.AtariEnv.restore_state = lambda self, state: self.atari.restore_state(state)
+        assert _gym_clone_restore_run("Breakout-v5", True, 200) is not None
+    finally:
+        ge.AtariEnv.restore_state = orig
+
+
+def _restored_like_ale(game, before, after, include_rng=False):
+    """Clone after `before` acts, act `after` more, restore with ale_semantics: the debug
+    view of (the clone, the console just before the restore, the restored console)."""
+    emu = cule.Atari(game, 1, seed=5, frameskip=4, num_threads=1)
+    rng = np.random.default_rng(0)
+    n = len(emu.action_set)
+    for _ in range(before):
+        emu.act(emu.action_set[rng.integers(n, size=1)])
+    st = emu.clone_state(include_rng=include_rng)
+    snap = emu._batch.debug_state(0)
+    for _ in range(after):
+        emu.act(emu.action_set[rng.integers(n, size=1)])
+    was = emu._batch.debug_state(0)
+    emu.restore_state(st, ale_semantics=True)
+    return snap, was, emu._batch.debug_state(0)
+
+
+def test_ale_semantics_fields_ale_saves_lossily_or_not_at_all():
+    # Facts from ALE 0.12.1's save/load methods (see ale_restore_state in csrc/ale_env.hpp).
+    true_pattern, false_pattern = 0xFAB1FAB2 - 2**32, 0xBAD1BAD2 - 2**32   # Serializer's bool markers
+    snap, was, now = _restored_like_ale("miniature_golf", 300, 10)
+    assert snap["aux"] != (0, 0, 0, 0)
+    assert now["aux"] == tuple(true_pattern if x else false_pattern for x in snap["aux"])
+    assert now["score"] == (true_pattern if snap["score"] else false_pattern)
+    snap, was, now = _restored_like_ale("pitfall2", 100, 10)
+    assert 0 < snap["dpc_frac_clocks"] < 1
+    assert now["dpc_frac_clocks"] == int(snap["dpc_frac_clocks"] * 1e8) / 1e8   # (uint32) (x * 1e8)
+    snap, was, now = _restored_like_ale("atlantis2", 5, 600)   # lost its lives in between
+    assert snap["lives"] != was["lives"] and now["lives"] == was["lives"]
+    # What ALE saves comes back; the sticky action and frame buffers do not.
+    snap, was, now = _restored_like_ale("breakout", 40, 7)
+    for k in ("pc", "a", "x", "y", "sp", "p", "cycles", "timer", "posp0", "posbl", "collision", "lives"):
+        assert now[k] == snap[k], k
+    assert now["action_a"] == was["action_a"] and now["cur_buf"] == was["cur_buf"]
+
+
+def test_restore_state_rejects_bad_flags():
+    emu = cule.Atari("pong", 1)
+    with pytest.raises(ValueError, match="include_rng"):
+        emu.clone_state(include_rng="yes")
+    st = emu.clone_state()
+    with pytest.raises(ValueError, match="ale_semantics"):
+        emu.restore_state(st, ale_semantics=1)
+
+
+def test_ale_semantics_restore_is_the_same_through_the_cuda_backend_code():
+    # The CUDA backend's export / import (here its host emulation) with the host merge
+    # gives the CPU backend's consoles.
+    out = []
+    for kw in ({}, {"_emulate_cuda": True}):
+        emu = cule.Atari("tic_tac_toe_3d", 2, seed=3, frameskip=4, num_threads=1, **kw)
+        rng = np.random.default_rng(1)
+        acts = emu.action_set[torch.from_numpy(rng.integers(len(emu.action_set), size=(120, 2)))]
+        for a in acts[:40]:
+            emu.act(a)
+        st = emu.clone_state(include_rng=False)
+        for a in acts[40:80]:
+            emu.act(a)
+        emu.restore_state(st, ale_semantics=True)
+        for a in acts[80:]:
+            emu.act(a)
+        s = emu.clone_state()
+        out.append((s["consoles"].cpu(), s["frame_buffers"].cpu()))
+    assert torch.equal(out[0][0], out[1][0]) and torch.equal(out[0][1], out[1][1])
