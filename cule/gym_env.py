@@ -17,8 +17,9 @@ import torch
 from gymnasium import error, spaces, utils
 from gymnasium.utils import seeding
 
-from . import _vector
+from . import _core, _vector
 from .atari import Atari
+from .roms import native_config
 from .vector_env import CONTINUOUS_ACTION_TABLE, InvalidArgument, _is_int
 
 ACTION_NAMES = ["NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
@@ -27,65 +28,151 @@ ACTION_NAMES = ["NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEF
 
 
 class ConsoleView:
-    """ALEInterface-style queries of one console of a ``cule.Atari`` batch: ``AtariEnv.ale``.
+    """``AtariEnv.ale``: ALEInterface's methods for the env's console (ale-py 0.12.1's
+    names, arguments and return types), for code that drives or reads
+    ``env.unwrapped.ale`` directly: Gymnasium's ``AtariPreprocessing`` and
+    Stable-Baselines3's Atari wrappers (screens, lives), planners (``act``,
+    ``cloneState`` / ``restoreState``).
 
-    Gymnasium's ``AtariPreprocessing`` and Stable-Baselines3's Atari wrappers read the
-    screen and the lives through ``env.unwrapped.ale``; this gives them the same values
-    ale-py's ``ALEInterface`` would (method names and return types of ale-py 0.12.1).
-    Read-only: actions go through the env's ``step``.
+    ``act`` emulates one frame (ALE's own frame_skip is 1 under ale-py's env) with the
+    env's sticky actions.  Not provided: ``setRAM``, settings (``setInt`` ...), ROM
+    loading and the sound.  Buffers given to the ``getScreen*`` / ``getRAM`` methods must be
+    writable uint8 NumPy arrays or CPU tensors of the right shape (else ValueError).
     """
 
-    def __init__(self, atari: Atari, env: int = 0):
-        self._atari = atari
+    def __init__(self, env: "AtariEnv"):
         self._env = env
+        self._atari = env.atari
+
+    # ---- episode ----
 
     def lives(self) -> int:
         """Lives left (ALE ``lives``; 0 for games without lives)."""
-        return int(self._atari.lives[self._env])
+        return int(self._atari.lives[0])
 
     def game_over(self, with_truncation: bool = True) -> bool:
         """The episode has ended: terminated, or truncated by max_num_frames_per_episode
         unless ``with_truncation`` is False (ALE ``game_over``)."""
-        over = bool(self._atari.terminated[self._env])
-        return over or (bool(with_truncation) and bool(self._atari.truncated[self._env]))
+        return bool(self._atari.terminated[0]) or (bool(with_truncation) and self.game_truncated())
+
+    def game_truncated(self) -> bool:
+        """The episode reached max_num_frames_per_episode (ALE ``game_truncated``)."""
+        return bool(self._atari.truncated[0])
 
     def getEpisodeFrameNumber(self) -> int:  # noqa: N802 (ALE's name)
         """Frames emulated since the episode's reset_game."""
-        return int(self._atari.episode_frame_number[self._env])
+        return int(self._atari.episode_frame_number[0])
 
     def getFrameNumber(self) -> int:  # noqa: N802
         """Frames emulated since the ROM was loaded."""
-        return int(self._atari.frame_number[self._env])
+        return int(self._atari.frame_number[0])
+
+    def act(self, action, paddle_strength: float = 1.0) -> int:
+        """One frame with ALE action id ``action`` (0..17, an int or ``ale_py.Action``),
+        sticky actions included; returns the frame's reward (ALE ``act``).
+
+        Raises:
+            ValueError: an action outside 0..17 or a strength outside [-1, 1].
+        """
+        try:
+            a = int(getattr(action, "value", action))
+        except (TypeError, ValueError):
+            raise InvalidArgument(f"action must be an ALE action id 0..17, got {action!r}") from None
+        if isinstance(action, (bool, float)) or not 0 <= a < len(ACTION_NAMES):
+            raise InvalidArgument(f"action must be an ALE action id 0..17, got {action!r}")
+        strength = float(paddle_strength)
+        if not -1.0 <= strength <= 1.0:
+            raise InvalidArgument(f"paddle_strength must be in [-1, 1], got {paddle_strength!r}")
+        return self._env._act_ale(a, strength, 1)
+
+    # ---- state ----
+
+    def cloneState(self, include_rng: bool = False) -> dict:  # noqa: N802
+        """The console's state (ALE ``cloneState``); see ``AtariEnv.clone_state``."""
+        return self._env.clone_state(include_rng=include_rng)
+
+    def restoreState(self, state: dict) -> None:  # noqa: N802
+        """Restores a ``cloneState`` state as ALE does; see ``AtariEnv.restore_state``."""
+        self._env.restore_state(state)
+
+    # ---- game facts ----
+
+    def getMinimalActionSet(self) -> list:  # noqa: N802
+        """The game's minimal action set, as ``ale_py.Action`` values."""
+        return _actions(self._atari.rom.info["minimal_actions"])
+
+    def getLegalActionSet(self) -> list:  # noqa: N802
+        """ALE's legal action set (all 18 but for skiing and lost_luggage), as ``ale_py.Action``."""
+        return _actions(_core.legal_actions(native_config(self._atari.rom)["game_id"]))
+
+    def getAvailableModes(self) -> list:  # noqa: N802
+        """The game's modes (ALE ``getAvailableModes``)."""
+        return [int(m) for m in self._atari.rom.info["modes"]]
+
+    def getAvailableDifficulties(self) -> list:  # noqa: N802
+        """The game's difficulties (ALE ``getAvailableDifficulties``)."""
+        return [int(d) for d in self._atari.rom.info["difficulties"]]
+
+    # ---- observations ----
 
     def getScreenDims(self) -> tuple:  # noqa: N802
         """(height, width) of the screen, e.g. (210, 160)."""
         return tuple(self._atari.screen_shape)
 
-    def getRAM(self, ram: Optional[np.ndarray] = None):  # noqa: N802
-        """The 128 bytes of RIOT RAM: a new uint8 [128] array, or written into ``ram``
-        (returns None then, as ALE)."""
-        return self._fill(self._atari.ram[self._env], ram, "ram")
+    def getRAMSize(self) -> int:  # noqa: N802
+        """128: the RIOT's RAM bytes."""
+        return 128
 
-    def getScreenRGB(self, screen_data: Optional[np.ndarray] = None):  # noqa: N802
-        """The screen in RGB: a new uint8 [H, W, 3] array, or written into ``screen_data``
+    def getRAM(self, buffer=None):  # noqa: N802
+        """The 128 bytes of RIOT RAM: a new uint8 [128] array, or written into ``buffer``
         (returns None then, as ALE)."""
-        return self._fill(self._atari.screen_rgb()[self._env], screen_data, "screen_data")
+        return _fill(self._atari.ram[0], buffer)
 
-    def getScreenGrayscale(self, screen_data: Optional[np.ndarray] = None):  # noqa: N802
+    def getScreen(self, buffer=None):  # noqa: N802
+        """The screen as palette indices (ALE ``getScreen``): uint8 [H, W]."""
+        h, w = self._atari.screen_shape
+        out = np.empty((1, h, w), np.uint8)
+        self._atari._batch.screen_index(out)
+        return _fill(torch.from_numpy(out)[0], buffer)
+
+    def getScreenRGB(self, buffer=None):  # noqa: N802
+        """The screen in RGB: a new uint8 [H, W, 3] array, or written into ``buffer``
+        (returns None then, as ALE)."""
+        return _fill(self._atari.screen_rgb()[0], buffer)
+
+    def getScreenGrayscale(self, buffer=None):  # noqa: N802
         """The screen in ALE's grayscale (its NTSC/PAL palette's luminance): a new uint8
-        [H, W] array, or written into ``screen_data`` (returns None then, as ALE)."""
-        return self._fill(self._atari.screen_grayscale()[self._env], screen_data, "screen_data")
+        [H, W] array, or written into ``buffer`` (returns None then, as ALE)."""
+        return _fill(self._atari.screen_grayscale()[0], buffer)
 
-    @staticmethod
-    def _fill(src: torch.Tensor, out: Optional[np.ndarray], name: str):
-        src = src.cpu().numpy()
-        if out is None:
-            return src.copy()
-        if not isinstance(out, np.ndarray) or out.dtype != np.uint8 or out.shape != src.shape:
-            got = f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else type(out).__name__
-            raise InvalidArgument(f"{name} must be a uint8 NumPy array of shape {src.shape}, got {got}")
-        out[...] = src
+
+def _actions(ids) -> list:
+    """ALE action ids as ``ale_py.Action`` values (ints where ale-py is missing)."""
+    try:
+        from ale_py import Action
+    except ImportError:
+        return [int(a) for a in ids]
+    return [Action(int(a)) for a in ids]
+
+
+def _fill(src: torch.Tensor, out):
+    """A copy of src as a NumPy array, or src written into `out` (then None)."""
+    src = src.cpu().numpy()
+    if out is None:
+        return src.copy()
+    if isinstance(out, torch.Tensor):
+        if out.device.type != "cpu" or out.dtype != torch.uint8 or tuple(out.shape) != src.shape:
+            raise InvalidArgument(f"buffer must be a uint8 CPU tensor of shape {src.shape}, got "
+                                  f"{out.dtype} {tuple(out.shape)} on {out.device}")
+        out.copy_(torch.from_numpy(src))
         return None
+    if not isinstance(out, np.ndarray) or out.dtype != np.uint8 or out.shape != src.shape:
+        got = f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else type(out).__name__
+        raise InvalidArgument(f"buffer must be a uint8 NumPy array of shape {src.shape}, got {got}")
+    if not out.flags.writeable:
+        raise InvalidArgument("buffer is read-only")
+    out[...] = src
+    return None
 
 
 class AtariEnv(gymnasium.Env, utils.EzPickle):
@@ -111,10 +198,9 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             ``"human"`` is not supported.
         sound_obs: not supported (must be False).
 
-    ``env.ale`` answers ALEInterface's queries for this console (``lives()``,
-    ``getScreenRGB`` / ``getScreenGrayscale`` (optionally into a buffer), ``getRAM``,
-    ``game_over``, ``getEpisodeFrameNumber``, ``getFrameNumber``, ``getScreenDims``),
-    which Gymnasium's ``AtariPreprocessing`` and Stable-Baselines3's Atari wrappers use.
+    ``env.ale`` has ALEInterface's methods for this console (``ConsoleView``: ``act``,
+    ``cloneState`` / ``restoreState``, ``lives``, the screens and RAM ...), which
+    Gymnasium's ``AtariPreprocessing`` and Stable-Baselines3's Atari wrappers use.
 
     ``step`` returns (obs, reward: float, terminated, truncated, info) with info
     ``lives``, ``episode_frame_number``, ``frame_number`` (frames, not steps);
@@ -199,7 +285,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         self._rewards = np.zeros(1, np.int32)
         self._action_set = [int(a) for a in self.atari.action_set.tolist()]
         self._act = np.zeros(1, np.uint8)
-        self.ale = ConsoleView(self.atari)
+        self.ale = ConsoleView(self)
 
         self.seed_game()
         self.load_game()
@@ -274,19 +360,31 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         if not 0 <= int(action) < len(self._action_set):
             raise InvalidArgument(f"action {int(action)} is outside the action space "
                                   f"[0, {len(self._action_set)})")
-        frameskip = self._frameskip_now()
-        self._act[0] = self._action_set[int(action)]
-        # ale-py repeats ALE's act in Python and leaves ALE's own frame_skip at 1, which
-        # the mode selection of a later reset_game acts with (berzerk, double_dunk...):
-        # the batch's frameskip is this step's only while it acts.
-        self.atari.frameskip = frameskip
-        try:
-            reward = float(self.atari.act(self._act)[0])
-        finally:
-            self.atari.frameskip = 1
+        reward = float(self._act_ale(self._action_set[int(action)], 1.0, self._frameskip_now()))
         lives, term, trunc, ep, fr = self.atari._info()
         return (self._get_obs(), reward, bool(term[0]), bool(trunc[0]),
                 {"lives": int(lives[0]), "episode_frame_number": int(ep[0]), "frame_number": int(fr[0])})
+
+    def _act_ale(self, action: int, strength: float, frames: int) -> int:
+        """ALE's act (ALE action id, paddle strength) repeated for `frames` frames, as
+        ale-py's step loop does; returns the summed reward."""
+        self._act[0] = action
+        # ALE keeps the paddle strength of the last action taken for the frames where the
+        # action sticks; while that and this one's are 1 a plain act is the same.
+        if strength == 1.0 and self._sticky_strength[0] == 1.0:
+            # ale-py repeats ALE's act in Python and leaves ALE's own frame_skip at 1,
+            # which the mode selection of a later reset_game acts with (berzerk,
+            # double_dunk...): the batch's frameskip is `frames` only while it acts.
+            self.atari.frameskip = frames
+            try:
+                return int(self.atari.act(self._act)[0])
+            finally:
+                self.atari.frameskip = 1
+        self._strength[0] = strength
+        _vector.act_with_strength(self.atari._batch, self._act, self._strength, self._sticky_strength,
+                                  self._rewards, frames, self.atari.repeat_action_probability,
+                                  self.atari.max_num_frames_per_episode)
+        return int(self._rewards[0])
 
     def _frameskip_now(self) -> int:
         if isinstance(self._frameskip, int):

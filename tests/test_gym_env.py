@@ -3,6 +3,7 @@ Gymnasium's env checker, step-for-step parity with ale_py's AtariEnv (also under
 Gymnasium's AtariPreprocessing, through ``env.unwrapped.ale``), rendering and bad input."""
 import numpy as np
 import pytest
+import torch
 
 import gymnasium as gym
 
@@ -165,14 +166,17 @@ def test_ale_view_answers_like_ale_interface():
         a, c = ref.ale, env.ale
         assert c.lives() == a.lives() and type(c.lives()) is int
         assert c.game_over() == a.game_over() and c.game_over(False) == a.game_over(with_truncation=False)
+        assert c.game_truncated() == a.game_truncated()
         assert c.getEpisodeFrameNumber() == a.getEpisodeFrameNumber()
         assert c.getFrameNumber() == a.getFrameNumber()
         assert c.getScreenDims() == a.getScreenDims()
-        for name in ("getRAM", "getScreenRGB", "getScreenGrayscale"):
+        for name in ("getRAM", "getScreen", "getScreenRGB", "getScreenGrayscale"):
             x, y = getattr(a, name)(), getattr(c, name)()
             assert x.dtype == y.dtype and np.array_equal(x, y), name
             buf = np.zeros_like(x)
-            assert getattr(c, name)(buf) is None and np.array_equal(buf, x), name
+            assert getattr(c, name)(buffer=buf) is None and np.array_equal(buf, x), name
+            t = torch.zeros(x.shape, dtype=torch.uint8)
+            assert getattr(c, name)(t) is None and np.array_equal(t.numpy(), x), name
 
     same()
     for _ in range(120):
@@ -181,10 +185,53 @@ def test_ale_view_answers_like_ale_interface():
         env.step(act)
         same()
     assert env.ale.game_over() and not env.ale.game_over(with_truncation=False)   # truncated at 300 frames
-    for bad in (np.zeros((210, 160), np.int32), np.zeros((210, 159), np.uint8), [0] * 128):
-        with pytest.raises(ValueError, match="uint8 NumPy array"):
+    for bad in (np.zeros((210, 160), np.int32), np.zeros((210, 159), np.uint8), [0] * 128,
+                torch.zeros((210, 160), dtype=torch.int16)):
+        with pytest.raises(ValueError, match="buffer must be a uint8"):
             env.ale.getScreenGrayscale(bad)
-    assert env.ale.lives() == ref.ale.lives()
+    ro = np.zeros((210, 160), np.uint8)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        env.ale.getScreenGrayscale(ro)
+
+
+@pytest.mark.parametrize("env_id,kw", [("Breakout-v5", {}), ("Pong-v5", dict(continuous=True)),
+                                       ("MsPacman-v5", dict(mode=2))])
+def test_ale_view_act_and_game_facts_match_ale_interface(env_id, kw):
+    # ALEInterface.act frame by frame (ALE action ids, some with paddle strengths below
+    # 1), cloneState / restoreState, the action sets, modes and difficulties.
+    ref = gym.make(f"ALE/{env_id}", **kw).unwrapped
+    env = gym.make(f"cule/{env_id}", **kw).unwrapped
+    ref.reset(seed=1)
+    env.reset(seed=1)
+    a, c = ref.ale, env.ale
+    assert a.getMinimalActionSet() == c.getMinimalActionSet() and a.getLegalActionSet() == c.getLegalActionSet()
+    assert a.getAvailableModes() == c.getAvailableModes()
+    assert a.getAvailableDifficulties() == c.getAvailableDifficulties()
+    assert a.getRAMSize() == c.getRAMSize() == 128
+    rng = np.random.default_rng(0)
+    legal = a.getLegalActionSet()
+    for t in range(1200):
+        act = legal[rng.integers(len(legal))]
+        s = float(rng.uniform(-1, 1)) if rng.random() < 0.3 else 1.0
+        ra, rc = a.act(act, s), c.act(act if t % 2 else int(act.value), s)
+        assert ra == rc and type(rc) is int, t
+        if t % 50 == 0:
+            assert np.array_equal(a.getScreen(), c.getScreen()) and np.array_equal(a.getRAM(), c.getRAM()), t
+        if a.game_over():
+            ref.reset()
+            env.reset()
+        if t == 500:
+            states = a.cloneState(), c.cloneState()
+        if t == 800:
+            a.restoreState(states[0])
+            c.restoreState(states[1])
+    assert np.array_equal(a.getScreenRGB(), c.getScreenRGB()) and a.getFrameNumber() == c.getFrameNumber()
+    for bad in (18, -1, 1.0, "FIRE", True):
+        with pytest.raises(ValueError, match="action"):
+            c.act(bad)
+    with pytest.raises(ValueError, match="paddle_strength"):
+        c.act(0, 1.5)
 
 
 def test_render_rgb_array_and_video_wrappers(tmp_path):
