@@ -10,11 +10,16 @@ terminal, truncation and frame numbers must equal ALE's (tests/ale_harness.py's
 comparison).  Golden values: ale-py 0.12.1.
 
     python scripts/deep_parity.py [GAME ...] [--frames 40000] [--consoles 4] [--jobs 2]
-        [--modes] [--vector [--env-kw JSON]] [--out deep_parity.jsonl]
+        [--modes | --vector [--env-kw JSON] | --clone-restore] [--out deep_parity.jsonl]
 
 `--modes` surveys every game mode and every difficulty other than 0 a game offers, one
 at a time (as tests/test_parity.py's every-mode test does, over 1,000 frames there),
 each for --frames frames per console, instead of the default mode and difficulty.
+
+`--clone-restore` compares cule's Gymnasium env with ale-py's (`<Game>-v5`) while
+clones and restores of earlier clones (AtariEnv.clone_state / restore_state, ALE's
+semantics) happen at random among the steps, with include_rng False and True (one env
+a game: --consoles does not apply).
 
 `--vector` compares cule.AtariVectorEnv with ale-py's AtariVectorEnv the same way
 (observations, rewards, flags and info after every step; see survey_vector), which
@@ -99,6 +104,23 @@ def survey_vector(game, frames, consoles, frameskip, seed, max_frames, env_kw=No
                 seconds=round(time.time() - t0, 1))
 
 
+def survey_clone_restore(game, frames, consoles, frameskip, seed, max_frames, include_rng=False):
+    """cule's Gymnasium env against ale-py's (tests/ale_harness.py's
+    run_clone_restore_lockstep: `<Game>-v5`, frameskip 4) with random clone_state /
+    restore_state calls among the steps: every restore and step must agree."""
+    import torch
+
+    from ale_harness import run_clone_restore_lockstep
+    from cule.registration import rom_id_to_name
+
+    torch.set_num_threads(1)
+    t0 = time.time()
+    err, stats = run_clone_restore_lockstep(f"{rom_id_to_name(game)}-v5", include_rng, frames // 4, seed=seed)
+    return dict(game=game, include_rng=include_rng, frames=stats["steps"] * 4, episodes=stats["episodes"],
+                longest_episode=0, clones=stats["clones"], restores=stats["restores"], error=err,
+                seconds=round(time.time() - t0, 1))
+
+
 def _run(args):
     fn, pos, kw = args
     try:
@@ -117,6 +139,11 @@ def work_items(a, games):
 
     if a.vector:
         return [(survey_vector, pos(g), {"env_kw": a.env_kw}) for g in games]
+    if a.clone_restore:
+        from cule.registration import _MULTIPLAYER_ONLY
+
+        return [(survey_clone_restore, pos(g), {"include_rng": inc}) for g in games if g not in _MULTIPLAYER_ONLY
+                for inc in (False, True)]
     if not a.modes:
         return [(survey, pos(g), {}) for g in games]
     items = []
@@ -134,6 +161,8 @@ def label(row):
         extra.append(f"mode {row['mode']}")
     if row.get("difficulty") is not None:
         extra.append(f"difficulty {row['difficulty']}")
+    if row.get("include_rng") is not None:
+        extra.append(f"include_rng={row['include_rng']}, {row.get('restores', 0)} restores")
     extra += [f"{k}={v}" for k, v in (row.get("env_kw") or {}).items()]
     return row["game"] + (f" ({', '.join(extra)})" if extra else "")
 
@@ -152,12 +181,17 @@ def main():
                     help="compare cule.AtariVectorEnv with ale-py's AtariVectorEnv instead of cule.Atari with ALEInterface")
     ap.add_argument("--modes", action="store_true",
                     help="survey every mode and every non-zero difficulty of each game, one at a time")
+    ap.add_argument("--clone-restore", action="store_true",
+                    help="compare cule's Gymnasium env with ale-py's (<Game>-v5) under random clone_state / "
+                         "restore_state calls, with include_rng False and True")
     ap.add_argument("--env-kw", default=None, metavar="JSON",
                     help="with --vector: keyword arguments for both vector envs, as a JSON object")
     ap.add_argument("--out", default=None, help="append a JSON line per game to this file")
     a = ap.parse_args()
     if a.modes and a.vector:
         ap.error("--modes applies to the ALEInterface survey (ale-py's vector env has no mode or difficulty)")
+    if a.clone_restore and (a.modes or a.vector):
+        ap.error("--clone-restore is a survey of its own: not with --modes or --vector")
     if a.env_kw is not None:
         if not a.vector:
             ap.error("--env-kw needs --vector")

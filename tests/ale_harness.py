@@ -192,3 +192,45 @@ def run_vector_lockstep(game, steps, num_envs=3, seed=123, action_seed=0, policy
     finally:
         ref.close()
         env.close()
+
+
+def run_clone_restore_lockstep(env_id, include_rng, steps, seed=3):
+    """ale-py's AtariEnv and cule's side by side: random clones (clone_state(include_rng))
+    and restores of earlier clones among random steps, episodes restarted with reset().
+    After every restore the RAM, screen, lives and frame numbers, after every step the
+    observation, reward, flags and info must be equal.  Returns (the first difference or
+    None, stats: steps, episodes ended, clones, restores)."""
+    import ale_py
+    import gymnasium as gym
+
+    gym.register_envs(ale_py)
+    ref = gym.make(f"ALE/{env_id}").unwrapped
+    env = gym.make(f"cule/{env_id}").unwrapped
+    rng = np.random.default_rng(seed)
+    ref.reset(seed=seed)
+    env.reset(seed=seed)
+    saved = []
+    stats = {"steps": steps, "episodes": 0, "clones": 0, "restores": 0}
+    for t in range(steps):
+        u = rng.random()
+        if u < 0.05:
+            saved.append((ref.clone_state(include_rng=include_rng), env.clone_state(include_rng=include_rng)))
+            stats["clones"] += 1
+        elif u < 0.10 and saved:
+            a, c = saved[rng.integers(len(saved))]
+            ref.restore_state(a)
+            env.restore_state(c)
+            stats["restores"] += 1
+            for name in ("getRAM", "getScreenRGB", "lives", "getEpisodeFrameNumber", "getFrameNumber"):
+                x, y = getattr(ref.ale, name)(), getattr(env.ale, name)()
+                if not np.array_equal(x, y):
+                    return f"{name} after the restore at step {t}", dict(stats, steps=t)
+        act = int(rng.integers(ref.action_space.n))
+        ra, rc = ref.step(act), env.step(act)
+        if not (np.array_equal(ra[0], rc[0]) and ra[1:] == rc[1:]):
+            return f"step {t}: {ra[1:]} != {rc[1:]}", dict(stats, steps=t)
+        if ra[2] or ra[3]:
+            stats["episodes"] += 1
+            ref.reset()
+            env.reset()
+    return None, stats

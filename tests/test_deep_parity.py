@@ -1,7 +1,8 @@
 """scripts/deep_parity.py, the long-horizon parity survey, on short runs: it reports a
 game that matches ALE as exact and finds a difference where there is one (cule run
 with other sticky actions than ALE), in both its modes; a mode (--modes) and vector-env
-keywords (--env-kw) reach both sides; bad arguments are usage errors."""
+keywords (--env-kw) reach both sides; the clone / restore survey (--clone-restore) finds
+a restore that is not ALE's; bad arguments are usage errors."""
 import importlib.util
 import subprocess
 import sys
@@ -103,3 +104,21 @@ def test_command_line_modes_and_env_kw(tmp_path):
         p = subprocess.run([sys.executable, str(SCRIPT), *bad], capture_output=True, text=True, timeout=60)
         assert p.returncode == 2, (bad, p.stdout, p.stderr)
         assert "error:" in p.stderr
+
+
+def test_clone_restore_survey(deep, monkeypatch):
+    row = deep.survey_clone_restore("breakout", 1200, 1, 4, 3, 108000, include_rng=False)
+    assert row["error"] is None and row["restores"] >= 5
+    import cule.gym_env as ge
+
+    # The default (full) restore brings back what ALE's restoreState leaves alone.
+    monkeypatch.setattr(ge.AtariEnv, "restore_state", lambda self, state: self.atari.restore_state(state))
+    row = deep.survey_clone_restore("breakout", 1200, 1, 4, 3, 108000, include_rng=False)
+    assert row["error"] is not None
+    p = subprocess.run([sys.executable, str(SCRIPT), "pong", "--clone-restore", "--frames", "400", "--jobs", "1"],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "2 of 2 surveys exact, 800 frames compared" in p.stdout
+    p = subprocess.run([sys.executable, str(SCRIPT), "pong", "--clone-restore", "--vector"], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 2 and "error:" in p.stderr

@@ -185,42 +185,8 @@ def test_digest_is_the_documented_checksum():
 
 # ---- ALE's restoreState semantics (restore_state(..., ale_semantics=True)) ----
 
-def _gym_clone_restore_run(env_id, include_rng, steps, seed=3):
-    """ale-py's AtariEnv and cule's side by side: random clones (clone_state(include_rng))
-    and restores of earlier clones among random steps, episodes restarted with reset().
-    After every restore the RAM, screen, lives and frame numbers, after every step the
-    observation, reward, flags and info must be equal.  Returns the first difference."""
-    import gymnasium as gym
-
-    ale_py = pytest.importorskip("ale_py")
-    gym.register_envs(ale_py)
-    ref = gym.make(f"ALE/{env_id}").unwrapped
-    env = gym.make(f"cule/{env_id}").unwrapped
-    rng = np.random.default_rng(seed)
-    ref.reset(seed=seed)
-    env.reset(seed=seed)
-    saved = []
-    for t in range(steps):
-        u = rng.random()
-        if u < 0.05:
-            saved.append((ref.clone_state(include_rng=include_rng), env.clone_state(include_rng=include_rng)))
-        elif u < 0.10 and saved:
-            a, c = saved[rng.integers(len(saved))]
-            ref.restore_state(a)
-            env.restore_state(c)
-            for name in ("getRAM", "getScreenRGB", "lives", "getEpisodeFrameNumber", "getFrameNumber"):
-                x, y = getattr(ref.ale, name)(), getattr(env.ale, name)()
-                if not np.array_equal(x, y):
-                    return f"{name} after the restore at step {t}"
-        act = int(rng.integers(ref.action_space.n))
-        ra, rc = ref.step(act), env.step(act)
-        if not (np.array_equal(ra[0], rc[0]) and ra[1:] == rc[1:]):
-            return f"step {t}: {ra[1:]} != {rc[1:]}"
-        if ra[2] or ra[3]:
-            ref.reset()
-            env.reset()
-    return None
-
+ale_harness = pytest.importorskip("ale_harness")
+run_clone_restore_lockstep = ale_harness.run_clone_restore_lockstep
 
 @pytest.mark.parametrize("env_id", ["Breakout-v5", "MsPacman-v5", "Pitfall2-v5", "TicTacToe3D-v5", "Berzerk-v5"])
 @pytest.mark.parametrize("include_rng", [False, True])
@@ -228,7 +194,9 @@ def test_gym_clone_restore_matches_ale_py(env_id, include_rng):
     # ALE's restoreState keeps the sticky action, the screen until the next frame, the
     # TIA's partial-frame flag (tic_tac_toe_3d's long frames) and, without include_rng,
     # the sticky-action RNG; cule.AtariEnv restores the same way.
-    assert _gym_clone_restore_run(env_id, include_rng, 400) is None
+    err, stats = run_clone_restore_lockstep(env_id, include_rng, 400)
+    assert err is None, err
+    assert stats["restores"] >= 10
 
 
 def test_default_restore_differs_from_ales():
@@ -239,7 +207,7 @@ def test_default_restore_differs_from_ales():
     orig = ge.AtariEnv.restore_state
     try:
         ge.AtariEnv.restore_state = lambda self, state: self.atari.restore_state(state)
-        assert _gym_clone_restore_run("Breakout-v5", True, 200) is not None
+        assert run_clone_restore_lockstep("Breakout-v5", True, 200)[0] is not None
     finally:
         ge.AtariEnv.restore_state = orig
 
