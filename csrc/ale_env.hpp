@@ -342,11 +342,15 @@ struct ModeEnv {
 // (video_checkers' reverse flag is not saved either; cule derives it from the restored
 // mode, so a restore across modes is the one case not reproduced.)
 //
-// dst is the console before the restore; it becomes the restored one.  The frame
+// dst is the console before the restore; it becomes the restored one (with truncation
+// judged by max_frames, the restoring env's max_num_frames_per_episode).  The frame
 // buffers are the caller's: ALE's stay as they were, so the caller keeps them.
-CULE_HD void ale_restore_state(Console& dst, const Console& snap, const GameConfig& g, bool include_rng) {
+CULE_HD void ale_restore_state(Console& dst, const Console& snap, const GameConfig& g, bool include_rng,
+                               int32_t max_frames) {
   const Console was = dst;
   dst = snap;
+  // ALE derives truncation from the restored episode frame number and its own limit.
+  dst.truncated = ale_truncated(dst, max_frames) ? 1 : 0;
   dst.action_a = was.action_a;
   dst.in = was.in;
   dst.riot.swchb = was.riot.swchb;

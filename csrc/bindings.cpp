@@ -24,7 +24,7 @@ PYBIND11_MODULE(_core, m) {
   m.attr("console_cur_buf_offset") = (int)(offsetof(Console, tia) + offsetof(TiaState, cur_buf));
   m.def(
       "ale_restore_rows",
-      [](py::array& now, const py::array& snap, const py::dict& cfg, bool include_rng) {
+      [](py::array& now, const py::array& snap, const py::dict& cfg, bool include_rng, int32_t max_frames) {
         if (now.ndim() != 2 || snap.ndim() != 2 || now.shape(0) != snap.shape(0) ||
             now.shape(1) != (py::ssize_t)sizeof(Console) || snap.shape(1) != (py::ssize_t)sizeof(Console))
           throw std::invalid_argument("ale_restore_rows: two uint8 [k, console_state_bytes] arrays");
@@ -36,11 +36,11 @@ PYBIND11_MODULE(_core, m) {
           Console c, s;
           std::memcpy(&c, dst + i * sizeof(Console), sizeof(Console));
           std::memcpy(&s, src + i * sizeof(Console), sizeof(Console));
-          ale_restore_state(c, s, g, include_rng);
+          ale_restore_state(c, s, g, include_rng, max_frames);
           std::memcpy(dst + i * sizeof(Console), &c, sizeof(Console));
         }
       },
-      py::arg("now"), py::arg("snap"), py::arg("cfg"), py::arg("include_rng"),
+      py::arg("now"), py::arg("snap"), py::arg("cfg"), py::arg("include_rng"), py::arg("max_frames"),
       "Rows `now` (consoles as they are) become what ALE 0.12.1's restoreState of the rows "
       "`snap` makes of them (ale_env.hpp, ale_restore_state); in place");
   m.attr("cuda") = false;

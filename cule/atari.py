@@ -533,6 +533,8 @@ class Atari:
                                "frame_buffers", "env_ids", "digest") if k not in state]
         if missing:
             raise ValueError(f"state is missing {', '.join(missing)}: pass a dict returned by cule.Atari.clone_state")
+        if not isinstance(state.get("include_rng", True), (bool, np.bool_)):
+            raise ValueError("state's include_rng must be a bool")
         if state["game"] != self.game:
             raise ValueError(f"state is of {state['game']!r}, this batch runs {self.game!r}")
         if state["md5"] != self.rom.info["md5"]:
@@ -568,7 +570,7 @@ class Atari:
                 now, now_f = torch.from_numpy(consoles[ids]), torch.from_numpy(fbs[ids])
             merged = now.numpy().copy()
             _core.ale_restore_rows(merged, np.ascontiguousarray(c.detach().cpu().numpy()), self._cfg,
-                                   bool(state.get("include_rng", True)))
+                                   bool(state.get("include_rng", True)), self.max_num_frames_per_episode)
             c, f = torch.from_numpy(merged).to(c.device), now_f.to(f.device)
         if self._cuda is not None:
             self._cuda.import_state(torch.from_numpy(ids), c, f)

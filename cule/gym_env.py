@@ -32,11 +32,13 @@ class ConsoleView:
     names, arguments and return types), for code that drives or reads
     ``env.unwrapped.ale`` directly: Gymnasium's ``AtariPreprocessing`` and
     Stable-Baselines3's Atari wrappers (screens, lives), planners (``act``,
-    ``cloneState`` / ``restoreState``).
+    ``cloneState`` / ``restoreState``, ``reset_game``).
 
     ``act`` emulates one frame (ALE's own frame_skip is 1 under ale-py's env) with the
-    env's sticky actions.  Not provided: ``setRAM``, settings (``setInt`` ...), ROM
-    loading and the sound.  Buffers given to the ``getScreen*`` / ``getRAM`` methods must be
+    env's sticky actions.  Not provided: ``setRAM``, ``setMode`` / ``setDifficulty``
+    (use the env's ``mode`` / ``difficulty``), settings (``setInt`` ...), ROM loading,
+    ``cloneSystemState``, ``saveScreenPNG`` and the sound.  States are
+    ``cule.Atari.clone_state`` dicts, not ``ale_py.ALEState`` objects.  Buffers given to the ``getScreen*`` / ``getRAM`` methods must be
     writable uint8 NumPy arrays or CPU tensors of the right shape (else ValueError).
     """
 
@@ -96,6 +98,10 @@ class ConsoleView:
         self._env.restore_state(state)
 
     # ---- game facts ----
+
+    def reset_game(self) -> None:
+        """ALE ``reset_game`` (without the env's ``reset`` bookkeeping, as in ale-py)."""
+        self._atari.reset()
 
     def getMinimalActionSet(self) -> list:  # noqa: N802
         """The game's minimal action set, as ``ale_py.Action`` values."""
@@ -459,4 +465,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         ``cule.Atari.restore_state(..., ale_semantics=True)``): among others the sticky
         action, the screen until the next frame and, unless the state includes it, the
         sticky-action RNG go on from before the restore."""
-        self.atari.restore_state(state, ale_semantics=True)
+        # An ALE state has no env ids: a one-console snapshot of any batch goes to this env.
+        rows = state.get("consoles") if isinstance(state, dict) else None
+        self.atari.restore_state(state, env_ids=[0] if rows is not None and len(rows) == 1 else None,
+                                 ale_semantics=True)

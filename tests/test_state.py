@@ -276,3 +276,46 @@ def test_ale_semantics_restore_is_the_same_through_the_cuda_backend_code():
         s = emu.clone_state()
         out.append((s["consoles"].cpu(), s["frame_buffers"].cpu()))
     assert torch.equal(out[0][0], out[1][0]) and torch.equal(out[0][1], out[1][1])
+
+
+def test_gym_restore_judges_truncation_by_the_restoring_env():
+    # ALE derives truncation from the restored episode frame number and its own
+    # max_num_frames_per_episode: a state moved between envs with other limits.
+    import gymnasium as gym
+
+    ale_py = pytest.importorskip("ale_py")
+    gym.register_envs(ale_py)
+    seen = {}
+    for ns in ("ALE", "cule"):
+        src = gym.make(f"{ns}/Breakout-v5").unwrapped
+        src.reset(seed=1)
+        for _ in range(60):
+            src.step(1)
+        dst = gym.make(f"{ns}/Breakout-v5", max_num_frames_per_episode=100).unwrapped
+        dst.reset(seed=1)
+        dst.restore_state(src.clone_state())
+        lim = gym.make(f"{ns}/Breakout-v5", max_num_frames_per_episode=100).unwrapped
+        lim.reset(seed=1)
+        for _ in range(30):
+            lim.step(1)
+        free = gym.make(f"{ns}/Breakout-v5").unwrapped
+        free.reset(seed=1)
+        free.restore_state(lim.clone_state())
+        seen[ns] = (dst.ale.game_truncated(), dst.ale.game_over(), free.ale.game_truncated(), free.ale.game_over())
+    assert seen["cule"] == seen["ALE"] == (True, True, False, False)
+
+
+def test_gym_restore_takes_a_one_console_snapshot_of_any_batch():
+    import gymnasium as gym
+
+    env = gym.make("cule/Breakout-v5").unwrapped
+    env.reset(seed=0)
+    batch = cule.Atari("breakout", 4, seed=9)
+    for _ in range(30):
+        batch.act(torch.full((4,), 3))
+    env.restore_state(batch.clone_state([3]))
+    assert np.array_equal(env.ale.getRAM(), batch.ram[3].numpy())
+    s = env.clone_state()
+    s["include_rng"] = "no"
+    with pytest.raises(ValueError, match="include_rng"):
+        env.restore_state(s)
