@@ -512,8 +512,9 @@ class Atari:
         cloned with ``include_rng``; a few fields come back altered (the DPC's
         fractional clocks in pitfall2, five of miniature_golf's variables) or not at all
         (a flag in chopper_command and demon_attack, atlantis2's lives).
-        ``ale_semantics=True`` restores exactly as ALE does (csrc/ale_env.hpp,
-        ``ale_restore_state``), which ``cule.AtariEnv.restore_state`` uses.
+        ALE also judges truncation by the restoring env's max_num_frames_per_episode.
+        ``ale_semantics=True`` restores exactly as ALE does, that included (csrc/ale_env.hpp,
+        ``ale_restore_state``); ``cule.AtariEnv.restore_state`` uses it.
 
         Args:
             state: the dict ``clone_state`` returned.
@@ -523,7 +524,8 @@ class Atari:
         Raises:
             ValueError: a state of another game, format or build, consoles whose bytes do
                 not match their digest (a corrupt or edited snapshot), or env ids that do
-                not match the snapshot's rows.  Nothing is changed then.
+                not match the snapshot's rows, a non-bool ``ale_semantics`` or ``include_rng``.
+            Nothing is changed then.
         """
         if not isinstance(ale_semantics, (bool, np.bool_)):
             raise ValueError(f"ale_semantics must be a bool, got {ale_semantics!r}")

@@ -38,8 +38,9 @@ class ConsoleView:
     env's sticky actions.  Not provided: ``setRAM``, ``setMode`` / ``setDifficulty``
     (use the env's ``mode`` / ``difficulty``), settings (``setInt`` ...), ROM loading,
     ``cloneSystemState``, ``saveScreenPNG`` and the sound.  States are
-    ``cule.Atari.clone_state`` dicts, not ``ale_py.ALEState`` objects.  Buffers given to the ``getScreen*`` / ``getRAM`` methods must be
-    writable uint8 NumPy arrays or CPU tensors of the right shape (else ValueError).
+    ``cule.Atari.clone_state`` dicts, not ``ale_py.ALEState`` objects.  Buffers given to
+    the ``getScreen*`` / ``getRAM`` methods must be writable uint8 NumPy arrays or CPU
+    tensors of the right shape (else ValueError).
     """
 
     def __init__(self, env: "AtariEnv"):
