@@ -19,7 +19,6 @@ from gymnasium.utils import seeding
 
 from . import _core, _vector
 from .atari import Atari
-from .roms import native_config
 from .vector_env import CONTINUOUS_ACTION_TABLE, InvalidArgument, _is_int
 
 ACTION_NAMES = ["NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
@@ -110,7 +109,7 @@ class ConsoleView:
 
     def getLegalActionSet(self) -> list:  # noqa: N802
         """ALE's legal action set (all 18 but for skiing and lost_luggage), as ``ale_py.Action``."""
-        return _actions(_core.legal_actions(native_config(self._atari.rom)["game_id"]))
+        return _actions(_core.legal_actions(self._atari._cfg["game_id"]))
 
     def getAvailableModes(self) -> list:  # noqa: N802
         """The game's modes (ALE ``getAvailableModes``)."""
@@ -367,9 +366,12 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         if not 0 <= int(action) < len(self._action_set):
             raise InvalidArgument(f"action {int(action)} is outside the action space "
                                   f"[0, {len(self._action_set)})")
-        reward = float(self._act_ale(self._action_set[int(action)], 1.0, self._frameskip_now()))
+        return self._step_result(self._act_ale(self._action_set[int(action)], 1.0, self._frameskip_now()))
+
+    def _step_result(self, reward: int) -> tuple:
+        """step's (obs, reward as a float, terminated, truncated, info) after an act."""
         lives, term, trunc, ep, fr = self.atari._info()
-        return (self._get_obs(), reward, bool(term[0]), bool(trunc[0]),
+        return (self._get_obs(), float(reward), bool(term[0]), bool(trunc[0]),
                 {"lives": int(lives[0]), "episode_frame_number": int(ep[0]), "frame_number": int(fr[0])})
 
     def _act_ale(self, action: int, strength: float, frames: int) -> int:
@@ -411,14 +413,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         h = -int(x < -thr) + int(x > thr)
         v = -int(y < -thr) + int(y > thr)
         fire = int(action[-1] > thr)
-        self._act[0] = CONTINUOUS_ACTION_TABLE[h + 1, v + 1, fire]
-        self._strength[0] = action[0]
-        _vector.act_with_strength(self.atari._batch, self._act, self._strength, self._sticky_strength,
-                                  self._rewards, frameskip, self.atari.repeat_action_probability,
-                                  self.atari.max_num_frames_per_episode)
-        lives, term, trunc, ep, fr = self.atari._info()
-        return (self._get_obs(), float(self._rewards[0]), bool(term[0]), bool(trunc[0]),
-                {"lives": int(lives[0]), "episode_frame_number": int(ep[0]), "frame_number": int(fr[0])})
+        return self._step_result(self._act_ale(int(CONTINUOUS_ACTION_TABLE[h + 1, v + 1, fire]), float(action[0]),
+                                               frameskip))
 
     def render(self):
         """The RGB screen (uint8 [H, W, 3]) with ``render_mode="rgb_array"``."""
