@@ -319,6 +319,29 @@ struct ModeEnv {
   CULE_HD Mt19937& rng() { return m.c.env_rng; }
 };
 
+// ---- ALEInterface's setters --------------------------------------------------------
+//
+// setRAM, setMode and setDifficulty on one console (ALE 0.12.1):
+//   * setRAM(i, v): StellaEnvironment::setRAM pokes v at $80 + i through the System, so
+//     the RIOT's RAM byte becomes v and so does the data bus (System::poke);
+//   * setMode(m): StellaEnvironment::setMode only stores m; the next reset_game selects
+//     it (RomSettings::setMode between its two soft resets);
+//   * setDifficulty(d): only stored; the switches take it at the next frame's input
+//     (ALEState::resetKeys sets them whenever an action is applied).
+// The callers check the index and the values (the game's modes and difficulties).
+enum ConsoleSetter : int32_t { kSetRam = 0, kSetMode = 1, kSetDifficulty = 2 };
+
+CULE_HD void ale_set(Console& c, int32_t what, int32_t index, int32_t value) {
+  if (what == kSetRam) {
+    c.riot.ram[index & 0x7F] = (uint8_t)value;
+    c.data_bus = (uint8_t)value;
+  } else if (what == kSetMode) {
+    c.mode = (uint16_t)value;
+  } else {
+    c.difficulty = (uint8_t)value;
+  }
+}
+
 // ---- ALE's restoreState ----------------------------------------------------------
 //
 // ALEInterface::restoreState (ale-py 0.12.1: ALEState::load) loads what cloneState
@@ -338,9 +361,7 @@ struct ModeEnv {
 //   * miniature_golf: five integers saved with putBool and read with getInt, so each
 //     comes back as the bool's 32-bit marker (0xfab1fab2 true, 0xbad1bad2 false);
 //   * atlantis2's lives, chopper_command's and demon_attack's flag (GameVars.started)
-//     are not saved at all.
-// (video_checkers' reverse flag is not saved either; cule derives it from the restored
-// mode, so a restore across modes is the one case not reproduced.)
+//     and video_checkers' reverse-rules flag are not saved at all.
 //
 // dst is the console before the restore; it becomes the restored one (with truncation
 // judged by max_frames, the restoring env's max_num_frames_per_episode).  The frame
@@ -379,6 +400,7 @@ CULE_HD void ale_restore_state(Console& dst, const Console& snap, const GameConf
     case GAME_ATLANTIS2: v.lives = was.game.lives; break;
     case GAME_CHOPPER_COMMAND:
     case GAME_DEMON_ATTACK: v.started = was.game.started; break;
+    case GAME_VIDEO_CHECKERS: v.aux[0] = was.game.aux[0]; break;
     case GAME_MINIATURE_GOLF: {
       int32_t* f[5] = {&v.aux[0], &v.aux[1], &v.aux[2], &v.aux[3], &v.score};
       for (int32_t* x : f) *x = (int32_t)(*x ? 0xfab1fab2u : 0xbad1bad2u);

@@ -57,6 +57,10 @@ PYBIND11_MODULE(_core, m) {
       "ALE's legal action set of a game (ALEInterface.getLegalActionSet): the action ids 0..17 its "
       "RomSettings::isLegal accepts, in increasing order");
 
+  m.attr("SET_RAM") = (int)kSetRam;
+  m.attr("SET_MODE") = (int)kSetMode;
+  m.attr("SET_DIFFICULTY") = (int)kSetDifficulty;
+
   py::class_<CpuBatch>(m, "CpuBatch")
       .def(py::init([](const py::dict& cfg, const py::bytes& rom, int num_envs, int num_threads) {
              return new CpuBatch(config_from_dict(cfg), std::string(rom), num_envs, num_threads);
@@ -82,7 +86,17 @@ PYBIND11_MODULE(_core, m) {
         py::gil_scoped_release nogil;
         b.load(s, mo, di, EnvParams{frameskip, p, max_frames});
       })
-      .def("set_mode", &CpuBatch::set_mode, py::arg("mode"), py::arg("difficulty"))
+      .def("set", [](CpuBatch& b, const py::array& ids, int32_t what, int32_t index, const py::array& values) {
+        // ALE setRAM (what 0, RAM byte index) / setMode (1) / setDifficulty (2); the caller
+        // checks the values.
+        const size_t k = (size_t)ids.size();
+        const int64_t* p_ids = readable<int64_t>(ids, "env_ids", k);
+        const int32_t* v = readable<int32_t>(values, "values", k);
+        for (size_t j = 0; j < k; ++j)
+          if (p_ids[j] < 0 || p_ids[j] >= b.num_envs()) throw std::out_of_range("env id out of range");
+        if (what < 0 || what > 2 || index < 0 || index > 127) throw std::out_of_range("set: bad field");
+        b.set(p_ids, (int)k, what, index, v);
+      }, py::arg("env_ids"), py::arg("what"), py::arg("index"), py::arg("values"))
       .def("reset", [](CpuBatch& b, const py::array& ids, int frameskip, float p, int32_t max_frames) {
         const float pr = p;
         const int64_t* p_ids = readable<int64_t>(ids, "env_ids", (size_t)ids.size());

@@ -106,9 +106,10 @@ class CpuBatch {
     });
   }
 
-  // ALEInterface setMode / setDifficulty: takes effect at the next reset_game.
-  void set_mode(uint16_t mode, uint8_t difficulty) {
-    for (auto& c : consoles_) { c.mode = mode; c.difficulty = difficulty; }
+  // ALEInterface setRAM / setMode / setDifficulty (ale_set) on the consoles ids[0..count),
+  // console ids[k] getting values[k].
+  void set(const int64_t* ids, int count, int32_t what, int32_t index, const int32_t* values) {
+    for (int k = 0; k < count; ++k) ale_set(consoles_[(size_t)ids[k]], what, index, values[k]);
   }
 
   void reset(const int64_t* ids, int count, const EnvParams& params) {

@@ -125,13 +125,13 @@ __global__ void k_load(DeviceBatch b, GameConfig g, const uint32_t* seeds, const
   store_console(b.states, env, s);
 }
 
-__global__ void k_set_mode(DeviceBatch b, uint16_t mode, uint8_t difficulty) {
+// ale_set on the envs whose mask byte is set, env i getting values[i].
+__global__ void k_set(DeviceBatch b, const uint8_t* mask, int32_t what, int32_t index, const int32_t* values) {
   int env = blockIdx.x * blockDim.x + threadIdx.x;
-  if (env >= b.n) return;
+  if (env >= b.n || !mask[env]) return;
   ConsoleStorage s;
   load_console(b.states, env, s);
-  s.c.mode = mode;
-  s.c.difficulty = difficulty;
+  ale_set(s.c, what, index, values[env]);
   store_console(b.states, env, s);
 }
 
@@ -489,11 +489,12 @@ void CudaBatch::load(const uint32_t* seeds, const uint16_t* modes, const uint8_t
   cudaFreeAsync(dseeds, s);
 }
 
-void CudaBatch::set_mode(uint16_t mode, uint8_t difficulty, uintptr_t stream) {
+void CudaBatch::set_masked(uintptr_t mask, int32_t what, int32_t index, uintptr_t values, uintptr_t stream) {
   Impl& d = *impl_;
   DeviceGuard guard(d.device);
-  CULE_LAUNCH(k_set_mode, blocks(d.n), kThreads, (cudaStream_t)stream, d.b, mode, difficulty);
-  check(cudaGetLastError(), "k_set_mode");
+  CULE_LAUNCH(k_set, blocks(d.n), kThreads, (cudaStream_t)stream, d.b, (const uint8_t*)mask, what, index,
+              (const int32_t*)values);
+  check(cudaGetLastError(), "k_set");
 }
 
 void CudaBatch::reset_masked(uintptr_t mask, const EnvParamsHost& p, uintptr_t stream) {

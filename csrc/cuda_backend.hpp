@@ -49,7 +49,10 @@ class CudaBatch {
   // seeds/modes/difficulties: host arrays of num_envs.
   void load(const uint32_t* seeds, const uint16_t* modes, const uint8_t* difficulties, const EnvParamsHost& p,
             uintptr_t stream);
-  void set_mode(uint16_t mode, uint8_t difficulty, uintptr_t stream);
+  // ALE setRAM / setMode / setDifficulty (ale_set: `what`, RAM byte `index`) on the envs
+  // whose byte of mask (device uint8 [num_envs]) is set, env i getting values[i]
+  // (device int32 [num_envs]).  The caller checks the values.
+  void set_masked(uintptr_t mask, int32_t what, int32_t index, uintptr_t values, uintptr_t stream);
   // mask: device uint8 [num_envs]; envs with a non-zero byte are reset.
   void reset_masked(uintptr_t mask, const EnvParamsHost& p, uintptr_t stream);
   // actions: device int64 [num_envs]; rewards: device int32 [num_envs].

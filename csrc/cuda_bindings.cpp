@@ -55,7 +55,11 @@ CULE_PYBIND11_MODULE(CULE_CUDA_MODULE, m) {
         py::gil_scoped_release nogil;
         b.load(seeds.data(), modes.data(), diffs.data(), EnvParamsHost{frameskip, p, max_frames}, stream);
       })
-      .def("set_mode", &CudaBatch::set_mode)
+      .def("set_masked", [](CudaBatch& b, uintptr_t mask, int32_t what, int32_t index, uintptr_t values,
+                            uintptr_t stream) {
+        if (what < 0 || what > 2 || index < 0 || index > 127) throw std::out_of_range("set: bad field");
+        b.set_masked(mask, what, index, values, stream);
+      })
       .def("reset_masked", [](CudaBatch& b, uintptr_t mask, int frameskip, float p, int32_t max_frames,
                               uintptr_t stream) {
         b.reset_masked(mask, EnvParamsHost{frameskip, p, max_frames}, stream);

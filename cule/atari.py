@@ -306,11 +306,7 @@ class Atari:
         if explicit_mode:
             # As ale.setMode(m); ale.setDifficulty(d); ale.reset_game() (what Gymnasium's
             # AtariEnv does after loading the ROM).
-            if self._cuda is not None:
-                self._cuda.set_mode(self.mode, self.difficulty)
-            else:
-                self._batch.set_mode(self.mode, self.difficulty)
-            self.reset()
+            self._apply_mode_and_difficulty(np.arange(num_envs, dtype=np.int64))
 
     @staticmethod
     def _seeds(seed, n: int) -> np.ndarray:
@@ -445,13 +441,95 @@ class Atari:
         self.seeds = self.seeds.copy()
         self.seeds[ids] = s
         if self.mode != self.rom.info["default_mode"] or self.difficulty != 0:
-            if self._cuda is not None:
-                self._cuda.set_mode(self.mode, self.difficulty)
-            else:
-                self._batch.set_mode(self.mode, self.difficulty)
-            self.reset(ids)
+            self._apply_mode_and_difficulty(ids)
         if keep is not None:
             self.restore_state(keep[1], keep[0])
+
+    # ---- ALE's setters ----
+
+    def set_ram(self, index: int, value, env_ids=None) -> None:
+        """ALE ``setRAM(index, value)``: RAM byte ``index`` ($80 + index) of the given
+        consoles (default: all) becomes ``value``.  As ALE 0.12.1 does it (a write through
+        the console's bus, ``System::poke``), the data bus holds the value afterwards; the
+        next frame runs on from the changed RAM.
+
+        Args:
+            index: 0..127.
+            value: an int in 0..255 for every env, or one per env of ``env_ids`` (a
+                sequence, NumPy array or tensor of integers).
+            env_ids: env indices (default: all), without duplicates.
+        Raises:
+            ValueError: an index outside 0..127, a value outside 0..255, values that do
+                not match the envs, or bad env ids.  Nothing is changed then.
+        """
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < 128:
+            raise ValueError(f"index must be an integer in [0, 128) (RAM bytes $80-$FF), got {index!r}")
+        self._set(_core.SET_RAM, int(index), value, env_ids, "value", range(256))
+
+    def set_mode(self, mode: int, env_ids=None) -> None:
+        """ALE ``setMode(mode)`` on the given consoles (default: all): the mode is stored
+        and selected at their next ``reset`` (ALE 0.12.1 ``StellaEnvironment::setMode``;
+        ``reset_game`` then selects it between its two soft resets).  ``reload`` returns
+        the consoles to this batch's own ``mode`` (the constructor's), as ALE's
+        ``loadROM`` returns to the default mode.
+
+        Raises:
+            ValueError: a mode the game does not offer (``rom.info["modes"]``; ALE raises
+                "Invalid game mode requested"), or bad env ids.  Nothing is changed then.
+        """
+        self._set(_core.SET_MODE, 0, mode, env_ids, "mode", self.rom.info["modes"])
+
+    def set_difficulty(self, difficulty: int, env_ids=None) -> None:
+        """ALE ``setDifficulty(difficulty)`` on the given consoles (default: all): bit 0
+        is the left difficulty switch (1: A), bit 1 the right one.  As in ALE 0.12.1 the
+        switches take the new position from the next frame (``ALEState::resetKeys`` sets
+        them whenever an action is applied), not only at the next reset; ``reload``
+        returns to this batch's own ``difficulty``.
+
+        Raises:
+            ValueError: a difficulty the game does not offer (``rom.info["difficulties"]``;
+                ALE raises "Invalid difficulty requested"), or bad env ids.  Nothing is
+                changed then.
+        """
+        self._set(_core.SET_DIFFICULTY, 0, difficulty, env_ids, "difficulty", self.rom.info["difficulties"])
+
+    def _set(self, what: int, index: int, values, env_ids, name: str, allowed) -> None:
+        ids = (np.arange(self.num_envs, dtype=np.int64) if env_ids is None
+               else _as_index_array(env_ids, "env_ids", self.num_envs))
+        if len(np.unique(ids)) != len(ids):
+            raise ValueError("env_ids has duplicates")
+        if isinstance(values, torch.Tensor):
+            if values.is_meta:
+                raise ValueError(f"{name} is a tensor on the meta device, which holds no values")
+            values = values.detach().cpu().numpy()
+        v = np.asarray(values)
+        if v.dtype == np.bool_ or not np.issubdtype(v.dtype, np.integer):
+            raise ValueError(f"{name} must be an integer or integers, got {values!r}")
+        if v.ndim == 0:
+            v = np.full(len(ids), v, dtype=np.int64)
+        elif v.shape != (len(ids),):
+            raise ValueError(f"{name} must be one integer or {len(ids)} (one per env), got shape {v.shape}")
+        v = v.astype(np.int64)
+        bad = [int(x) for x in np.unique(v) if int(x) not in allowed]
+        if bad and isinstance(allowed, range):
+            raise ValueError(f"{name} {bad[0]} is outside [{allowed.start}, {allowed.stop - 1}]")
+        if bad:
+            raise ValueError(f"{name} {bad[0]} is not available for {self.game}; available: {list(allowed)}")
+        if not len(ids):
+            return
+        v32 = np.ascontiguousarray(v, dtype=np.int32)
+        if self._cuda is not None:
+            self._cuda.raise_pending()
+            self._cuda.set(torch.from_numpy(ids), what, index, torch.from_numpy(v32))
+        else:
+            self._batch.set(np.ascontiguousarray(ids), what, index, v32)
+
+    def _apply_mode_and_difficulty(self, ids: np.ndarray) -> None:
+        """This batch's own mode and difficulty on envs ``ids``, then reset_game, as
+        Gymnasium's AtariEnv drives ALE after a ROM load."""
+        self.set_mode(self.mode, ids)
+        self.set_difficulty(self.difficulty, ids)
+        self.reset(ids)
 
     # ---- save / restore ----
 

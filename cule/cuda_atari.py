@@ -67,8 +67,15 @@ class CudaBackend:
         self.batch.load(np.ascontiguousarray(seeds, np.uint32), np.ascontiguousarray(modes, np.uint16),
                         np.ascontiguousarray(diffs, np.uint8), *params, self.stream)
 
-    def set_mode(self, mode, difficulty):
-        self.batch.set_mode(mode, difficulty, self.stream)
+    def set(self, ids: torch.Tensor, what: int, index: int, values: torch.Tensor) -> None:
+        """ALE setRAM / setMode / setDifficulty (``what`` 0 / 1 / 2) on envs ``ids``,
+        env ``ids[k]`` getting ``values[k]``; the caller checks the values."""
+        mask = torch.zeros(self.n, dtype=torch.uint8, device=self.device)
+        full = torch.zeros(self.n, dtype=torch.int32, device=self.device)
+        ids = ids.to(self.device)
+        mask[ids] = 1
+        full[ids] = values.to(device=self.device, dtype=torch.int32)
+        self.batch.set_masked(mask.data_ptr(), what, index, full.data_ptr(), self.stream)
 
     def reset(self, ids: torch.Tensor, params):
         mask = torch.zeros(self.n, dtype=torch.uint8, device=self.device)

@@ -34,9 +34,8 @@ class ConsoleView:
     ``cloneState`` / ``restoreState``, ``reset_game``).
 
     ``act`` emulates one frame (ALE's own frame_skip is 1 under ale-py's env) with the
-    env's sticky actions.  Not provided: ``setRAM``, ``setMode`` / ``setDifficulty``
-    (use the env's ``mode`` / ``difficulty``), settings (``setInt`` ...), ROM loading,
-    ``cloneSystemState``, ``saveScreenPNG`` and the sound.  States are
+    env's sticky actions.  Not provided: settings (``setInt`` ...), ROM loading,
+    ``saveScreenPNG`` and the sound.  States are
     ``cule.Atari.clone_state`` dicts, not ``ale_py.ALEState`` objects.  Buffers given to
     the ``getScreen*`` / ``getRAM`` methods must be writable uint8 NumPy arrays or CPU
     tensors of the right shape (else ValueError).
@@ -97,11 +96,58 @@ class ConsoleView:
         """Restores a ``cloneState`` state as ALE does; see ``AtariEnv.restore_state``."""
         self._env.restore_state(state)
 
+    def cloneSystemState(self) -> dict:  # noqa: N802
+        """ALE ``cloneSystemState``: ``cloneState(include_rng=True)``, as in ALE 0.12.1."""
+        return self._env.clone_state(include_rng=True)
+
+    def restoreSystemState(self, state: dict) -> None:  # noqa: N802
+        """ALE ``restoreSystemState``: ``restoreState``, as in ALE 0.12.1."""
+        self._env.restore_state(state)
+
     # ---- game facts ----
 
     def reset_game(self) -> None:
         """ALE ``reset_game`` (without the env's ``reset`` bookkeeping, as in ale-py)."""
         self._atari.reset()
+
+    def setRAM(self, index: int, value: int) -> None:  # noqa: N802
+        """ALE ``setRAM``: RAM byte ``index`` (0..127, address $80 + index) becomes
+        ``value`` (0..255); see ``cule.Atari.set_ram``.
+
+        Raises:
+            ValueError: an index or value out of range (ale-py raises RuntimeError for
+                the index, TypeError for the value).
+        """
+        try:
+            self._atari.set_ram(index, value)
+        except ValueError as e:
+            raise InvalidArgument(str(e)) from None
+
+    def setMode(self, mode: int) -> None:  # noqa: N802
+        """ALE ``setMode``: selected at the next ``reset_game`` (or the env's ``reset``);
+        a ``reset(seed=...)`` reloads the ROM and returns to the env's own ``mode``, as in
+        ale-py.
+
+        Raises:
+            ValueError: a mode ``getAvailableModes`` does not list (ale-py: RuntimeError).
+        """
+        try:
+            self._atari.set_mode(mode)
+        except ValueError as e:
+            raise InvalidArgument(str(e)) from None
+
+    def setDifficulty(self, difficulty: int) -> None:  # noqa: N802
+        """ALE ``setDifficulty``: the difficulty switches move from the next frame on (as
+        in ALE); a ``reset(seed=...)`` returns to the env's own ``difficulty``.
+
+        Raises:
+            ValueError: a difficulty ``getAvailableDifficulties`` does not list (ale-py:
+                RuntimeError).
+        """
+        try:
+            self._atari.set_difficulty(difficulty)
+        except ValueError as e:
+            raise InvalidArgument(str(e)) from None
 
     def getMinimalActionSet(self) -> list:  # noqa: N802
         """The game's minimal action set, as ``ale_py.Action`` values."""
@@ -326,10 +372,10 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         self.atari.reload(self._ale_seed)
         if hasattr(self, "_sticky_strength"):
             self._sticky_strength[0] = _vector.initial_paddle_strength   # a new ALE environment
-        if self._game_mode is not None or self._game_difficulty is not None:
-            m = self.atari.rom.info["default_mode"] if self._game_mode is None else int(self._game_mode)
-            d = 0 if self._game_difficulty is None else int(self._game_difficulty)
-            self.atari._batch.set_mode(m, d)   # takes effect at the next reset_game
+        if self._game_mode is not None:
+            self.atari.set_mode(int(self._game_mode))   # selected at the next reset_game
+        if self._game_difficulty is not None:
+            self.atari.set_difficulty(int(self._game_difficulty))
 
     # ---- gymnasium API ----
 

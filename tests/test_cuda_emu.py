@@ -128,8 +128,9 @@ def test_set_mode_mid_run_takes_effect_at_reset():
     cpu = make("pacman", 33, False)
     emu = make("pacman", 33, True)
     lockstep(cpu, emu, 10)
-    cpu._batch.set_mode(3, 1)
-    emu._cuda.set_mode(3, 1)
+    for e in (cpu, emu):
+        e.set_mode(3)
+        e.set_difficulty(1)
     assert torch.equal(cpu.clone_state()["consoles"], emu.clone_state()["consoles"])
     cpu.reset()
     emu.reset()

@@ -234,6 +234,65 @@ def test_ale_view_act_and_game_facts_match_ale_interface(env_id, kw):
         c.act(0, 1.5)
 
 
+@pytest.mark.parametrize("env_id,mode_addr", [("Pong-v5", 0x16), ("Breakout-v5", 0x32), ("Kaboom-v5", None)])
+def test_ale_view_setters_match_ale_interface(env_id, mode_addr):
+    # setRAM at random points, setDifficulty mid-episode (the switches move at the next
+    # frame), setMode (selected at the next reset_game, dropped by a reload) and
+    # cloneSystemState / restoreSystemState, against ale-py's env step for step.
+    ref = gym.make(f"ALE/{env_id}", max_num_frames_per_episode=2000).unwrapped
+    env = gym.make(f"cule/{env_id}", max_num_frames_per_episode=2000).unwrapped
+    ref.reset(seed=4)
+    env.reset(seed=4)
+    a, c = ref.ale, env.ale
+    rng = np.random.default_rng(1)
+    modes, diffs = a.getAvailableModes(), a.getAvailableDifficulties()
+    poked = 0
+    for t in range(700):
+        if t % 23 == 7:
+            i, v = int(rng.integers(128)), int(rng.integers(256))
+            a.setRAM(i, v)
+            c.setRAM(i, v)
+            assert c.getRAM()[i] == v and np.array_equal(a.getRAM(), c.getRAM()), t
+            poked += 1
+        if t == 60:
+            a.setDifficulty(diffs[-1])
+            c.setDifficulty(diffs[-1])
+        if t == 150:
+            a.setMode(modes[-1])
+            c.setMode(modes[-1])
+        if t == 300:
+            states = a.cloneSystemState(), c.cloneSystemState()
+        if t == 400:
+            a.restoreSystemState(states[0])
+            c.restoreSystemState(states[1])
+        act = int(rng.integers(ref.action_space.n))
+        ra, rc = ref.step(act), env.step(act)
+        assert np.array_equal(ra[0], rc[0]) and ra[1:] == rc[1:], t
+        assert np.array_equal(a.getRAM(), c.getRAM()), t
+        if t in (200, 500) or ra[2] or ra[3]:
+            oa, ia = ref.reset(seed=9) if t == 500 else ref.reset()
+            oc, ic = env.reset(seed=9) if t == 500 else env.reset()
+            assert np.array_equal(oa, oc) and ia == ic, t
+            if mode_addr is not None:
+                # Pong's and Breakout's mode bytes (ALE 0.12.1 RomSettings): the set mode
+                # after the reset at step 200, the default again after the reload at 500.
+                want = modes[-1] if t < 500 else ref.unwrapped.ale.getAvailableModes()[0]
+                assert a.getRAM()[mode_addr] == c.getRAM()[mode_addr] == want, t
+    assert poked > 20
+    for bad in (-1, 128, 1.0, True):
+        with pytest.raises(ValueError, match="index"):
+            c.setRAM(bad, 0)
+    for bad in (-1, 256, 1.5):
+        with pytest.raises(ValueError, match="value"):
+            c.setRAM(0, bad)
+    before = c.getRAM().copy()
+    with pytest.raises(ValueError, match="mode"):
+        c.setMode(max(modes) + 1)
+    with pytest.raises(ValueError, match="difficulty"):
+        c.setDifficulty(max(diffs) + 1)
+    assert np.array_equal(c.getRAM(), before)
+
+
 def test_render_rgb_array_and_video_wrappers(tmp_path):
     env = gym.make("cule/Breakout-v5", render_mode="rgb_array")
     env.reset(seed=0)

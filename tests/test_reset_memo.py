@@ -35,7 +35,7 @@ def run(game, memo, monkeypatch, steps=400, n=6, set_difficulty_at=None, **kw):
     snaps, rewards, resets = [], [], 0
     for t in range(steps):
         if t == set_difficulty_at:
-            e._batch.set_mode(e.mode, 1) if e._cuda is None else e._cuda.set_mode(e.mode, 1)
+            e.set_difficulty(1)
         rewards.append(e.act(e.action_set[torch.randint(len(e.action_set), (n,), generator=gen)]).clone())
         done = (e.terminated | e.truncated).nonzero().flatten()
         if len(done):

@@ -10,6 +10,9 @@ namespace cule { namespace games {
 // player (black) still has pieces, -1 otherwise, the other way round in the
 // "giveaway" modes 11..19.  Reward and terminal are only ever set, never cleared,
 // until reset.  Modes 1..9 and 11..19; giveaway mode m is mode byte 0xF6 = m + 6.
+// Which rule counts is ALE's m_reverse_checkers (aux[0] here): set by the mode selection
+// of reset_game only, so neither a setMode before the next reset nor a restoreState
+// (which does not save it) changes it.
 struct VideoCheckers : GameBase {
   CULE_HD static void reset(GameVars& v) { v.reward = 0; v.terminal = 0; }
   CULE_HD static void step(Console& c) {
@@ -23,7 +26,7 @@ struct VideoCheckers : GameBase {
         else if (s == 0x90 || s == 0xA0) ++white;
       }
     }
-    bool reverse = c.mode >= 11;
+    const bool reverse = v.aux[0] != 0;
     if (black == 0) {
       v.reward = reverse ? 1 : -1;
       v.terminal = 1;
@@ -34,6 +37,7 @@ struct VideoCheckers : GameBase {
   }
   template <class Env>
   CULE_HD static void set_mode(Env& env, int mode) {
+    env.m.c.game.aux[0] = mode >= 11;
     select_until_ram_equals(env, 0xF6, mode >= 11 ? mode + 6 : mode, 1);
   }
 };
