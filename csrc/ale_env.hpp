@@ -162,6 +162,7 @@ CULE_BIG void ale_power_on_hardware(Machine& m) {
   mt_seed(c.sys_rng, kSystemRandomSeed);
   for (int i = 0; i < 128; ++i) c.riot.ram[i] = (uint8_t)mt_next(c.sys_rng);
   riot_reset(c);   // the M6532 constructor resets itself once
+  sound_power_on(c.snd);   // loadROM makes a new sound device
   // Switches' latch from the properties (difficulty B clears the bit; colour TV sets 0x08).
   uint8_t sw = 0xFF;
   if (!g.right_diff_a) sw &= (uint8_t)~0x80;
@@ -275,10 +276,20 @@ CULE_HD int32_t ale_act_strength(Machine& m, uint8_t action, float strength, flo
   return total;
 }
 
+// The end of StellaEnvironment::act with sound observations (processAudio after the
+// act's last frame, also when the game over skipped it): 512 samples into m.audio.
+// The vector env never has sound, so its step (which calls ale_act_strength) leaves
+// this out.
+CULE_HD void ale_act_audio(Machine& m) {
+  if (m.audio) sound_process(m.c.snd, m.audio);
+}
+
 // StellaEnvironment::act(a, NOOP): paddle strength 1, the last p.render_last frames drawn.
 CULE_BIG int32_t ale_act(Machine& m, uint8_t action, const EnvParams& p) {
   float sticky = 1.0f;
-  return ale_act_strength(m, action, 1.0f, sticky, p, true);
+  const int32_t r = ale_act_strength(m, action, 1.0f, sticky, p, true);
+  ale_act_audio(m);
+  return r;
 }
 
 // Whether an act with these parameters leaves some of its frames undrawn (and so may
@@ -353,6 +364,7 @@ CULE_HD void ale_set(Console& c, int32_t what, int32_t index, int32_t value) {
 //   * the sticky action (StellaEnvironment's m_player_a_action) and the events (Event:
 //     joystick, console switches, paddle resistances) with Switches' latched SWCHB;
 //   * the data bus (System) and M6502's last-access-was-read flag;
+//   * the sound registers and tone generators (tia_sound.hpp);
 //   * the TIA's frame buffers with which is current, the frame pointer, its
 //     partial-frame and frame-greyed flags, and its object masks (pointers Stella
 //     only moves at register writes);
@@ -377,6 +389,7 @@ CULE_HD void ale_restore_state(Console& dst, const Console& snap, const GameConf
   dst.riot.swchb = was.riot.swchb;
   dst.data_bus = was.data_bus;
   dst.last_access_read = was.last_access_read;
+  dst.snd = was.snd;   // ALE's sound device saves nothing it uses (tia_sound.hpp)
   if (!include_rng) dst.env_rng = was.env_rng;
   TiaState& t = dst.tia;
   const TiaState& w = was.tia;

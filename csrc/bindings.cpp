@@ -69,6 +69,11 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("num_envs", &CpuBatch::num_envs)
       .def_property_readonly("num_threads", &CpuBatch::num_threads)
       .def_property("render_last", &CpuBatch::render_last, &CpuBatch::set_render_last)
+      .def("set_audio", [](CpuBatch& b, py::array& audio) {
+        // The caller keeps the array alive as long as the batch acts.
+        if (!b.config().sound) throw std::invalid_argument("set_audio: the batch was made without sound");
+        b.set_audio(writable<uint8_t>(audio, "audio", (size_t)b.num_envs() * kAudioSamplesPerFrame));
+      }, py::arg("audio"))
       .def("reset_memo_stats", &CpuBatch::reset_memo_stats,
            "The reset_game memo's slots as (state, hits): state 0 empty, 1 being recorded, 2 recorded (in use), "
            "3 not usable for this game; [] when CULE_RESET_MEMO=0 turned it off")

@@ -7,6 +7,7 @@
 #include "tia.hpp"
 #include "riot.hpp"
 #include "cart.hpp"
+#include "tia_sound.hpp"
 
 namespace cule {
 
@@ -30,6 +31,9 @@ struct Machine {
   // that took it, or the one that recorded it), -1 if none.  The noop-start memo
   // (ale_env.hpp) walks from there.
   int memo_slot = -1;
+  // The console's last 512 audio samples (ALE getAudio), when the batch has sound
+  // observations (GameConfig::sound); null otherwise.
+  uint8_t* audio = nullptr;
 
   CULE_HD uint8_t* fb() { return fbs + (c.tia.cur_buf ? kFrameBufferBytes : 0); }
 };
@@ -547,6 +551,7 @@ CULE_FI void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
       t.collision = 0;
       break;
     default:    // audio registers (AUDC0..AUDV1) and unused addresses
+      if (m.g.sound) sound_write(c.snd, addr, value);
       break;
   }
 }

@@ -48,8 +48,14 @@ class CpuBatch {
   Machine machine(int i) {
     Machine m{consoles_[i], cfg_, rom_.data(), fbs_.data() + (size_t)i * 2 * kFrameBufferBytes, memo_.get()};
     m.power_on = power_on_.get();
+    if (audio_) m.audio = audio_ + (size_t)i * kAudioSamplesPerFrame;
     return m;
   }
+
+  // Where acts write each console's last 512 audio samples (uint8 [num_envs, 512], owned
+  // by the caller, who keeps it alive), for a batch made with sound observations
+  // (GameConfig::sound).
+  void set_audio(uint8_t* audio) { audio_ = audio; }
 
   // The reset_game memo's slots (ale_env.hpp) [first, first + count): state (kMemo*) and
   // hits each; empty when the memo is off.  reset_memo_stats: the running games' slots;
@@ -212,6 +218,7 @@ class CpuBatch {
   std::vector<uint8_t> rom_;
   int n_;
   int render_last_ = 2;
+  uint8_t* audio_ = nullptr;
   ThreadPool pool_;
   std::vector<Console> consoles_;
   std::vector<uint8_t> fbs_;

@@ -57,6 +57,7 @@ struct DeviceBatch {
   int n;
   ResetMemo* memo;    // the batch's reset_game memo (ale_env.hpp), or null
   const PowerOnState* power_on;   // the power-on's hardware part (ale_env.hpp), or null
+  uint8_t* audio;     // 512 audio samples per env (sound observations), or null
 };
 
 namespace {
@@ -97,6 +98,14 @@ __device__ __forceinline__ Machine machine(const DeviceBatch& b, Console& c, con
   return m;
 }
 
+// A cule.Atari kernel's machine: with the env's audio row when the batch has sound
+// (the vector env's kernels never do, and leave it out).
+__device__ __forceinline__ Machine atari_machine(const DeviceBatch& b, Console& c, const GameConfig& g, int env) {
+  Machine m = machine(b, c, g, env);
+  if (b.audio) m.audio = b.audio + (size_t)env * kAudioSamplesPerFrame;
+  return m;
+}
+
 // The console this thread runs in a led launch pair (a leader first, alone, then the
 // rest: CudaBatch::load, CudaVecEnv::reset) of n consoles: with only >= 0 thread 0 runs
 // console `only`; else each thread its own console but `skip` (none if < 0).  -1: none.
@@ -118,7 +127,7 @@ __global__ void k_load(DeviceBatch b, GameConfig g, const uint32_t* seeds, const
   // backend's even if it stops doing so.)
   ConsoleStorage s;
   for (int w = 0; w < kWords; ++w) s.words[w] = 0;
-  Machine m = machine(b, s.c, g, env);
+  Machine m = atari_machine(b, s.c, g, env);
   m.after_power_on = true;   // the memo's power-on slots (ale_env.hpp)
   ale_power_on(m, seeds[env], modes[env], diffs[env]);
   ale_reset_game(m, p);
@@ -140,7 +149,7 @@ __global__ void k_reset(DeviceBatch b, GameConfig g, const uint8_t* mask, EnvPar
   if (env >= b.n || !mask[env]) return;
   ConsoleStorage s;
   load_console(b.states, env, s);
-  Machine m = machine(b, s.c, g, env);
+  Machine m = atari_machine(b, s.c, g, env);
   ale_reset_game(m, p);
   store_console(b.states, env, s);
 }
@@ -169,7 +178,7 @@ __global__ void CULE_STEP_BOUNDS k_act(DeviceBatch b, GameConfig g, const int64_
   }
   ConsoleStorage s;
   load_console(b.states, env, s);
-  Machine m = machine(b, s.c, g, env);
+  Machine m = atari_machine(b, s.c, g, env);
   const uint8_t a = (uint8_t)actions[env];
   if (ale_draws_partially(p))
     rewards[env] = ale_act_observed(m, a, p, [&]() { load_console(b.states, env, s); });
@@ -446,6 +455,8 @@ static EnvParams to_params(const EnvParamsHost& p, int render_last) {
   e.render_last = render_last;
   return e;
 }
+
+void CudaBatch::set_audio(uintptr_t audio) { impl_->b.audio = (uint8_t*)audio; }
 
 int CudaBatch::render_last() const { return impl_->render_last; }
 void CudaBatch::set_render_last(int r) {

@@ -60,6 +60,9 @@ class CudaBatch {
   // nothing changes (checked on the device: no host synchronisation).
   void act(uintptr_t actions, uintptr_t rewards, uintptr_t bad, const EnvParamsHost& p, uintptr_t stream);
   // Frames drawn per act: 2 (default: the last two, exact screens), kRenderAll, or 0.
+  // Where acts write each env's last 512 audio samples (device uint8 [num_envs, 512],
+  // owned by the caller), for a batch made with sound observations (GameConfig::sound).
+  void set_audio(uintptr_t audio);
   int render_last() const;
   void set_render_last(int r);
   void read_ram(uintptr_t out, uintptr_t stream);                 // uint8 [N,128]

@@ -67,6 +67,7 @@ CULE_PYBIND11_MODULE(CULE_CUDA_MODULE, m) {
       .def("act", [](CudaBatch& b, uintptr_t actions, uintptr_t rewards, uintptr_t bad, int frameskip, float p, int32_t max_frames,
                      uintptr_t stream) { b.act(actions, rewards, bad, EnvParamsHost{frameskip, p, max_frames}, stream); })
       .def_property("render_last", &CudaBatch::render_last, &CudaBatch::set_render_last)
+      .def("set_audio", &CudaBatch::set_audio)
       .def("read_ram", &CudaBatch::read_ram)
       .def("read_info", &CudaBatch::read_info)
       .def("screen_rgb", &CudaBatch::screen_rgb)

@@ -44,6 +44,10 @@ struct GameConfig {
   uint8_t right_diff_a;
   uint8_t hmove_blanks;      // Emulation.HmoveBlanks
   uint8_t use_paddles;       // either port has paddles (ALE drives paddles then)
+  // Sound observations (ALE sound_obs; tia_sound.hpp): 1 tracks the TIA's audio
+  // registers, so that acts can make samples (Machine::audio); 0 ignores audio writes.
+  // A batch setting, fixed when it is made.
+  uint8_t sound;
   uint16_t ystart;
   uint16_t height;           // properties' height (210 unless overridden)
   uint16_t screen_height;    // observation height ALE reports (250 for PAL with height 210)
@@ -116,6 +120,14 @@ struct TiaState {
   uint16_t ystart, height;
 };
 
+// The TIA's audio registers and tone generators (tia_sound.hpp), as ALE's sound device
+// keeps them.  Only written when the batch has sound observations (GameConfig::sound).
+struct SoundState {
+  uint8_t audc[2], audf[2], audv[2];   // AUDC0/1, AUDF0/1, AUDV0/1
+  uint8_t p4[2], p5[2];                // each channel's 4- and 5-bit shift registers
+  uint8_t div[2];                      // each channel's frequency divider count
+};
+
 // Per-game RomSettings variables (reward, terminal, lives) as ALE keeps them.
 struct GameVars {
   int32_t score;
@@ -145,7 +157,8 @@ struct Console {
   uint16_t mode;             // ALE game mode (video_cube goes up to 5002)
   uint8_t difficulty;
   uint8_t truncated;
-  Mt19937 sys_rng;
+  SoundState snd;
+  Mt19937 sys_rng;           // (the RNGs stay last: the reset_game memo relies on it)
   Mt19937 env_rng;
 };
 

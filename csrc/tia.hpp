@@ -3,7 +3,7 @@
 // Behaviour facts: the TIA hardware manual, and the scanline TIA of Stella 2.x as
 // shipped in ALE 0.12.1 (which ALE's frames are made of: object masks, write delays,
 // HMOVE motion and blanking, RESPx timing, collision latches, paddle pots).
-// Audio register writes are accepted and ignored.
+// Audio register writes go to tia_sound.hpp when the batch has sound observations.
 //
 // Pixels are palette indices written into a frame buffer the backend owns; the core
 // draws lazily, catching up to the current colour clock whenever the CPU touches the

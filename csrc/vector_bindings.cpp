@@ -152,6 +152,7 @@ PYBIND11_MODULE(_vector, m) {
         for (size_t i = 0; i < n; ++i) {
           Machine m = b.machine((int)i);
           r[i] = ale_act_strength(m, a[i], s[i], st[i], prm, true);
+          ale_act_audio(m);
         }
       });
   m.attr("initial_paddle_strength") = kInitialStrength;

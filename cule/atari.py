@@ -39,6 +39,7 @@ def _as_index_array(values, name: str, upper: int) -> np.ndarray:
     return arr
 
 
+_AUDIO_SAMPLES = 512    # ALE's samples per processed frame (SoundRaw::SamplesPerFrame)
 _DIGEST_ROWS = 4096     # rows one pass of _row_digests converts at once (bounds its temporaries)
 _digest_weights: dict = {}
 
@@ -206,6 +207,12 @@ class Atari:
             is drawn (emulation only, e.g. for RAM observations or benchmarks); RAM,
             rewards, lives and flags are unchanged, and the screen methods raise
             RuntimeError.
+        sound: False (default) or True for ALE's sound observations (``sound_obs``):
+            ``audio`` then holds each console's 512 samples of the last frame of its
+            last ``act``, as ALE's ``getAudio`` (the TIA's two tone generators as ALE
+            0.12.1's sound device models them, csrc/tia_sound.hpp).  Resets then find
+            fewer consoles equal to an earlier reset's, so they take longer (see the
+            reset_game memo in the README).
 
     Raises:
         ValueError: unknown or unsupported game, unreadable or unknown ROM file, or
@@ -216,7 +223,8 @@ class Atari:
                  frameskip: int = 1, repeat_action_probability: float = 0.25, full_action_space: bool = False,
                  max_num_frames_per_episode: int = 0, mode: Optional[int] = None,
                  difficulty: Optional[int] = None, seed: Union[None, int, Sequence[int]] = None,
-                 num_threads: Optional[int] = None, render: bool = True, _emulate_cuda: bool = False):
+                 num_threads: Optional[int] = None, render: bool = True, sound: bool = False,
+                 _emulate_cuda: bool = False):
         self.rom: Rom = load_rom(game)
         info = self.rom.info
         if (isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1
@@ -265,6 +273,8 @@ class Atari:
             raise ValueError(f"num_threads must be an integer >= 1, got {num_threads!r}")
         if not isinstance(render, (bool, np.bool_)):
             raise ValueError(f"render must be True or False, got {render!r}")
+        if not isinstance(sound, (bool, np.bool_)):
+            raise ValueError(f"sound must be True or False, got {sound!r}")
         seeds = self._seeds(seed, num_envs)
 
         self.game = self.rom.game
@@ -279,6 +289,9 @@ class Atari:
         self.seeds = seeds
         self.screen_shape = self.rom.screen_shape
         cfg = native_config(self.rom)
+        # Sound observations: the TIA's audio registers are tracked, and each act makes
+        # samples after its last frame (ALE's frame_skip = this batch's frameskip).
+        cfg["sound"] = bool(sound)
         self._cfg = cfg
         ids = _core.legal_actions(cfg["game_id"]) if self.full_action_space else list(info["minimal_actions"])
         self.action_set = torch.tensor(ids, dtype=torch.int64)
@@ -296,6 +309,16 @@ class Atari:
         # Frames drawn per act: the last two (see CpuBatch.render_last), or none.
         self._batch.render_last = 2 if self.render else 0
         self._rewards = np.zeros(num_envs, dtype=np.int32)
+        self.sound = bool(sound)
+        self._audio = None
+        if self.sound:
+            # ALE's getAudio buffer, zeros until an act processes audio (the backend
+            # writes into it; this object keeps it alive).
+            self._audio = torch.zeros((num_envs, _AUDIO_SAMPLES), dtype=torch.uint8, device=self.device)
+            if self._cuda is not None:
+                self._batch.set_audio(self._audio.data_ptr())
+            else:
+                self._batch.set_audio(self._audio.numpy())
         # ALE loadROM: power on and reset_game in the default mode and difficulty.
         if self._cuda is not None:
             self._cuda.load(seeds, np.full(num_envs, info["default_mode"], np.uint16),
@@ -430,7 +453,11 @@ class Atari:
         keep = None
         if k < self.num_envs:
             others = np.setdiff1d(np.arange(self.num_envs), ids)
-            keep = (others, self.clone_state(others))
+            keep = (others, self.clone_state(others),
+                    None if self._audio is None else self._audio[torch.from_numpy(others)].clone())
+        if self._audio is not None:
+            # A new StellaEnvironment's audio is zeros (until its reset_game acts).
+            self._audio[torch.from_numpy(ids)] = 0
         n = self.num_envs
         if self._cuda is not None:
             self._cuda.load(all_seeds, np.full(n, self.rom.info["default_mode"], np.uint16), np.zeros(n, np.uint8),
@@ -444,6 +471,8 @@ class Atari:
             self._apply_mode_and_difficulty(ids)
         if keep is not None:
             self.restore_state(keep[1], keep[0])
+            if keep[2] is not None:
+                self._audio[torch.from_numpy(keep[0])] = keep[2]
 
     # ---- ALE's setters ----
 
@@ -668,6 +697,20 @@ class Atari:
         out = np.empty((self.num_envs, 128), dtype=np.uint8)
         self._batch.read_ram(out)
         return torch.from_numpy(out)
+
+    @property
+    def audio(self) -> torch.Tensor:
+        """uint8 tensor [num_envs, 512], on the batch's device: each console's audio
+        samples (ALE ``getAudio``) of the last frame of its last ``act``, made after that
+        frame from the TIA's audio registers (ALE 0.12.1 ``processAudio``); zeros before
+        the first.  Resets and restores leave it as it is, as in ALE.
+
+        Raises:
+            RuntimeError: the batch was made without ``sound=True``.
+        """
+        if self._audio is None:
+            raise RuntimeError("this cule.Atari was made without sound=True: no audio is generated")
+        return self._audio.clone()
 
     def _check_render(self):
         if not self.render:

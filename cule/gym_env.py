@@ -34,8 +34,8 @@ class ConsoleView:
     ``cloneState`` / ``restoreState``, ``reset_game``).
 
     ``act`` emulates one frame (ALE's own frame_skip is 1 under ale-py's env) with the
-    env's sticky actions.  Not provided: settings (``setInt`` ...), ROM loading,
-    ``saveScreenPNG`` and the sound.  States are
+    env's sticky actions.  Not provided: settings (``setInt`` ...), ROM loading and
+    ``saveScreenPNG``.  States are
     ``cule.Atari.clone_state`` dicts, not ``ale_py.ALEState`` objects.  Buffers given to
     the ``getScreen*`` / ``getRAM`` methods must be writable uint8 NumPy arrays or CPU
     tensors of the right shape (else ValueError).
@@ -167,6 +167,17 @@ class ConsoleView:
 
     # ---- observations ----
 
+    def getAudio(self, buffer=None):  # noqa: N802
+        """The 512 audio samples of the last frame acted (ALE ``getAudio``): a new uint8
+        [512] array, or written into ``buffer`` (returns None then).  Zeros without
+        ``sound_obs``, as in ALE."""
+        audio = self._atari.audio[0] if self._atari.sound else torch.zeros(512, dtype=torch.uint8)
+        return _fill(audio, buffer)
+
+    def getAudioSize(self) -> int:  # noqa: N802
+        """512: audio samples per frame (ALE ``getAudioSize``)."""
+        return 512
+
     def getScreenDims(self) -> tuple:  # noqa: N802
         """(height, width) of the screen, e.g. (210, 160)."""
         return tuple(self._atari.screen_shape)
@@ -248,7 +259,9 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         max_num_frames_per_episode: truncate after this many frames (None: never).
         render_mode: None or ``"rgb_array"`` (``render()`` returns the RGB screen).
             ``"human"`` is not supported.
-        sound_obs: not supported (must be False).
+        sound_obs: observations are dicts ``{"image": <the obs_type observation>,
+            "sound": uint8 [512]}``, the sound being ALE's ``getAudio`` after the step's
+            last frame (see ``cule.Atari``'s ``sound``), as ale-py's.
 
     ``env.ale`` has ALEInterface's methods for this console (``ConsoleView``: ``act``,
     ``cloneState`` / ``restoreState``, ``lives``, the screens and RAM ...), which
@@ -296,8 +309,6 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                 raise InvalidArgument("Invalid stochastic frameskip, lower bound must be positive.")
         if render_mode is not None and render_mode not in {"rgb_array"}:
             raise InvalidArgument(f"Render mode {render_mode} not supported (rgb_array).")
-        if sound_obs:
-            raise InvalidArgument("sound_obs=True is not supported by cule")
         if max_num_frames_per_episode is not None and (not _is_int(max_num_frames_per_episode)
                                                        or max_num_frames_per_episode < 0):
             raise InvalidArgument(f"max_num_frames_per_episode must be None or an integer >= 0, "
@@ -310,10 +321,12 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                                 max_num_frames_per_episode=max_num_frames_per_episode, render_mode=render_mode,
                                 sound_obs=sound_obs)
         try:
+            if not isinstance(sound_obs, (bool, np.bool_)):
+                raise ValueError(f"sound_obs must be True or False, got {sound_obs!r}")
             self.atari = Atari(game, 1, frameskip=1, repeat_action_probability=repeat_action_probability,
                                full_action_space=full_action_space or continuous,
                                max_num_frames_per_episode=int(max_num_frames_per_episode or 0), seed=0,
-                               num_threads=1)
+                               num_threads=1, sound=bool(sound_obs))
         except ValueError as e:
             raise InvalidArgument(str(e)) from None
         info = self.atari.rom.info
@@ -328,7 +341,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         self._frameskip = frameskip
         self._obs_type = obs_type
         self.render_mode = render_mode
-        self.sound_obs = False
+        self.sound_obs = bool(sound_obs)
         self.continuous = bool(continuous)
         self.continuous_action_threshold = continuous_action_threshold
         # ALE's sticky paddle strength (continuous actions only).
@@ -354,6 +367,9 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         else:
             shape = (h, w, 3) if obs_type == "rgb" else (h, w)
             self.observation_space = spaces.Box(low=0, high=255, dtype=np.uint8, shape=shape)
+        if self.sound_obs:
+            self.observation_space = spaces.Dict(image=self.observation_space,
+                                                 sound=spaces.Box(low=0, high=255, dtype=np.uint8, shape=(512,)))
 
     # ---- seeding and loading, as ale-py ----
 
@@ -423,6 +439,9 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
     def _act_ale(self, action: int, strength: float, frames: int) -> int:
         """ALE's act (ALE action id, paddle strength) repeated for `frames` frames, as
         ale-py's step loop does; returns the summed reward."""
+        if self.sound_obs and frames > 1:
+            # ALE makes audio at the end of each of those one-frame acts, between frames.
+            return sum(self._act_ale(action, strength, 1) for _ in range(frames))
         self._act[0] = action
         # ALE keeps the paddle strength of the last action taken for the frames where the
         # action sticks; while that and this one's are 1 a plain act is the same.
@@ -468,12 +487,16 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             return self.atari.screen_rgb()[0].numpy()
         raise error.Error(f"Invalid render mode `{self.render_mode}`. Supported modes: `rgb_array`.")
 
-    def _get_obs(self) -> np.ndarray:
+    def _get_obs(self):
         if self._obs_type == "ram":
-            return self.atari.ram[0].numpy()
-        if self._obs_type == "rgb":
-            return self.atari.screen_rgb()[0].numpy()
-        return self.atari.screen_grayscale()[0].numpy()
+            image = self.atari.ram[0].numpy()
+        elif self._obs_type == "rgb":
+            image = self.atari.screen_rgb()[0].numpy()
+        else:
+            image = self.atari.screen_grayscale()[0].numpy()
+        if self.sound_obs:
+            return {"image": image, "sound": self.atari.audio[0].numpy()}
+        return image
 
     def _get_info(self) -> dict:
         lives, _, _, ep, fr = self.atari._info()
