@@ -10,11 +10,14 @@ terminal, truncation and frame numbers must equal ALE's (tests/ale_harness.py's
 comparison).  Golden values: ale-py 0.12.1.
 
     python scripts/deep_parity.py [GAME ...] [--frames 40000] [--consoles 4] [--jobs 2]
-        [--modes | --vector [--env-kw JSON] | --clone-restore] [--out deep_parity.jsonl]
+        [[--modes] [--sound] | --vector [--env-kw JSON] | --clone-restore] [--out deep_parity.jsonl]
 
 `--modes` surveys every game mode and every difficulty other than 0 a game offers, one
 at a time (as tests/test_parity.py's every-mode test does, over 1,000 frames there),
 each for --frames frames per console, instead of the default mode and difficulty.
+
+`--sound` turns on sound observations (ALE's sound_obs) on both sides of the
+ALEInterface survey and compares the 512 audio samples after every step too.
 
 `--clone-restore` compares cule's Gymnasium env with ale-py's (`<Game>-v5`) while
 clones and restores of earlier clones (AtariEnv.clone_state / restore_state, ALE's
@@ -66,7 +69,7 @@ class HeldPolicy:
         return idx
 
 
-def survey(game, frames, consoles, frameskip, seed, max_frames, mode=None, difficulty=None):
+def survey(game, frames, consoles, frameskip, seed, max_frames, mode=None, difficulty=None, sound=False):
     import torch
 
     from ale_harness import run_lockstep
@@ -76,8 +79,10 @@ def survey(game, frames, consoles, frameskip, seed, max_frames, mode=None, diffi
     policy = HeldPolicy(consoles)
     err, stats = run_lockstep(game, frames, seeds=[seed + 101 * i for i in range(consoles)], p=0.25,
                               max_frames=max_frames, action_seed=seed, frameskip=frameskip, mode=mode,
-                              difficulty=difficulty, policy=lambda rng, actions, n: actions[policy(rng, len(actions))])
-    return dict(game=game, mode=mode, difficulty=difficulty, error=err, seconds=round(time.time() - t0, 1), **stats)
+                              difficulty=difficulty, policy=lambda rng, actions, n: actions[policy(rng, len(actions))],
+                              sound=sound)
+    return dict(game=game, mode=mode, difficulty=difficulty, sound=sound, error=err,
+                seconds=round(time.time() - t0, 1), **stats)
 
 
 def survey_vector(game, frames, consoles, frameskip, seed, max_frames, env_kw=None):
@@ -145,12 +150,12 @@ def work_items(a, games):
         return [(survey_clone_restore, pos(g), {"include_rng": inc}) for g in games if g not in _MULTIPLAYER_ONLY
                 for inc in (False, True)]
     if not a.modes:
-        return [(survey, pos(g), {}) for g in games]
+        return [(survey, pos(g), {"sound": a.sound}) for g in games]
     items = []
     for g in games:
         info = cule.load_rom(g).info
-        items += [(survey, pos(g), {"mode": m}) for m in info["modes"]]
-        items += [(survey, pos(g), {"difficulty": d}) for d in info["difficulties"] if d != 0]
+        items += [(survey, pos(g), {"mode": m, "sound": a.sound}) for m in info["modes"]]
+        items += [(survey, pos(g), {"difficulty": d, "sound": a.sound}) for d in info["difficulties"] if d != 0]
     return items
 
 
@@ -161,6 +166,8 @@ def label(row):
         extra.append(f"mode {row['mode']}")
     if row.get("difficulty") is not None:
         extra.append(f"difficulty {row['difficulty']}")
+    if row.get("sound"):
+        extra.append("sound")
     if row.get("include_rng") is not None:
         extra.append(f"include_rng={row['include_rng']}, {row.get('restores', 0)} restores")
     extra += [f"{k}={v}" for k, v in (row.get("env_kw") or {}).items()]
@@ -184,6 +191,9 @@ def main():
     ap.add_argument("--clone-restore", action="store_true",
                     help="compare cule's Gymnasium env with ale-py's (<Game>-v5) under random clone_state / "
                          "restore_state calls, with include_rng False and True")
+    ap.add_argument("--sound", action="store_true",
+                    help="with the ALEInterface survey (also --modes): sound observations on both sides, "
+                         "the audio compared after every step too")
     ap.add_argument("--env-kw", default=None, metavar="JSON",
                     help="with --vector: keyword arguments for both vector envs, as a JSON object")
     ap.add_argument("--out", default=None, help="append a JSON line per game to this file")
@@ -192,6 +202,8 @@ def main():
         ap.error("--modes applies to the ALEInterface survey (ale-py's vector env has no mode or difficulty)")
     if a.clone_restore and (a.modes or a.vector):
         ap.error("--clone-restore is a survey of its own: not with --modes or --vector")
+    if a.sound and (a.vector or a.clone_restore):
+        ap.error("--sound applies to the ALEInterface survey (ale-py's vector env has no sound observations)")
     if a.env_kw is not None:
         if not a.vector:
             ap.error("--env-kw needs --vector")

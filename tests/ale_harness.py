@@ -20,12 +20,13 @@ except ImportError:  # pragma: no cover
     HAVE_ALE = False
 
 
-def make_ale(game, seed, p, max_frames=0, mode=None, difficulty=None, frameskip=1):
+def make_ale(game, seed, p, max_frames=0, mode=None, difficulty=None, frameskip=1, sound=False):
     ale = ALEInterface()
     ale.setInt("random_seed", seed)
     ale.setFloat("repeat_action_probability", p)
     ale.setInt("max_num_frames_per_episode", max_frames)
     ale.setInt("frame_skip", frameskip)
+    ale.setBool("sound_obs", sound)
     ale.loadROM(roms.get_rom_path(game))
     if mode is not None or difficulty is not None:
         if mode is not None:
@@ -60,6 +61,12 @@ def compare_state(ale, emu, i, tag):
     for name, a, b in checks:
         if a != b:
             return f"{tag}: {name} ale={a} cule={b}"
+    if getattr(emu, "sound", False):
+        a1, a2 = ale.getAudio(), emu.audio[i].numpy()
+        if not np.array_equal(a1, a2):
+            idx = np.nonzero(a1 != a2)[0]
+            return f"{tag}: audio differs at {len(idx)} samples from {int(idx[0])}: ale={a1[idx[:6]].tolist()} " \
+                   f"cule={a2[idx[:6]].tolist()}"
     return None
 
 
@@ -69,17 +76,20 @@ def uniform_policy(rng, actions, n):
 
 
 def run_lockstep(game, frames, seeds=(7, 1234), p=0.25, max_frames=0, mode=None, difficulty=None,
-                 action_seed=0, frameskip=1, gray=False, policy=uniform_policy):
+                 action_seed=0, frameskip=1, gray=False, policy=uniform_policy, sound=False):
     """Step len(seeds) ALE instances and one cule batch in lock step.  policy(rng, actions,
     n) gives each step's n action ids (a NumPy array) from the minimal set `actions`.
+    With `sound`, both make sound observations (ALE sound_obs) and the audio is compared
+    too.
 
     Returns (mismatch or None, stats dict with frames compared, episodes finished and
     the longest episode seen, in frames).
     """
     n = len(seeds)
-    ales = [make_ale(game, s, p, max_frames, mode, difficulty, frameskip) for s in seeds]
+    ales = [make_ale(game, s, p, max_frames, mode, difficulty, frameskip, sound) for s in seeds]
     emu = cule.Atari(game, n, seed=list(seeds), repeat_action_probability=p, frameskip=frameskip,
-                     max_num_frames_per_episode=max_frames, mode=mode, difficulty=difficulty, num_threads=1)
+                     max_num_frames_per_episode=max_frames, mode=mode, difficulty=difficulty, num_threads=1,
+                     sound=sound)
     rng = np.random.default_rng(action_seed)
     actions = emu.action_set.numpy()
     episodes = longest = 0

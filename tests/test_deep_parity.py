@@ -122,3 +122,17 @@ def test_clone_restore_survey(deep, monkeypatch):
     p = subprocess.run([sys.executable, str(SCRIPT), "pong", "--clone-restore", "--vector"], capture_output=True,
                        text=True, timeout=60)
     assert p.returncode == 2 and "error:" in p.stderr
+
+
+def test_sound_survey(deep, monkeypatch):
+    # --sound: both sides make audio and it is compared; a cule whose audio differs (its
+    # samples after one act replaced) is caught.
+    row = deep.survey("space_invaders", 800, 2, 4, 2, 108000, sound=True)
+    assert row["error"] is None and row["sound"] and row["frames"] == 2 * 800
+    orig = cule.Atari.audio.fget
+    monkeypatch.setattr(cule.Atari, "audio", property(lambda self: orig(self) ^ 1))
+    row = deep.survey("space_invaders", 800, 2, 4, 2, 108000, sound=True)
+    assert row["error"] is not None and "audio differs" in row["error"]
+    p = subprocess.run([sys.executable, str(SCRIPT), "--sound", "--vector"], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 2 and "--sound" in p.stderr

@@ -6,7 +6,8 @@ seeds); after every frame RAM, RGB screen, reward, terminal, truncation, lives a
 frame numbers must be identical.  Episodes end by game over or by
 max_num_frames_per_episode and restart with reset_game, so several episodes (and
 ALE's RAM carry-over between them) are covered.  Then every mode and every
-difficulty the game offers runs 1,000 frames.  A game that is not exact yet stays
+difficulty the game offers runs 1,000 frames, and 3,000 frames with sound observations
+(ALE's getAudio) run with the audio compared too.  A game that is not exact yet stays
 here as an expected failure with its reason (parity_expectations.py).
 """
 import json
@@ -24,6 +25,7 @@ GAMES = cule.list_games()
 FRAMES_PER_CONSOLE = 6000      # x 2 consoles = 12,000 frames a game
 MAX_FRAMES = 2500              # episodes end at game over or after 2,500 frames
 MODE_FRAMES = 1000
+SOUND_FRAMES = 1500            # x 2 consoles, frameskip 2, with sound observations
 
 RESULTS = os.environ.get("CULE_PARITY_RESULTS")   # optional JSON lines for tools/parity_table.py
 
@@ -61,6 +63,19 @@ def test_parity_every_mode_and_difficulty(game):
         if err is not None:
             maybe_xfail(game)
         assert err is None, f"mode {mode} difficulty {difficulty}: {err}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_parity_sound(game):
+    # Sound observations (ALE sound_obs): the 512 samples after each act equal ALE's
+    # getAudio too, over resets (episodes cut at 600 frames).
+    err, stats = run_lockstep(game, SOUND_FRAMES, seeds=(11, 12), p=0.25, max_frames=600, action_seed=9,
+                              frameskip=2, sound=True)
+    record(test="sound", game=game, frames=stats["frames"], episodes=stats["episodes"], error=err)
+    if err is not None:
+        maybe_xfail(game)
+    assert err is None, err
+    assert stats["episodes"] >= 2
 
 
 @pytest.mark.parametrize("game", ["pong", "seaquest", "tic_tac_toe_3d", "video_chess", "breakout"])

@@ -4,7 +4,7 @@
     python tools/parity_table.py /tmp/parity.jsonl          # rewrites README.md's table
 
 Every ROM ale-py 0.12.1 ships gets a row: game, cartridge type, display format,
-frames compared (random play + every mode/difficulty), modes and difficulties
+frames compared (random play + every mode/difficulty + sound), modes and difficulties
 checked, and the result.  Games cule does not support yet, and the multiplayer-only
 ROMs, are listed as such.
 """
