@@ -34,8 +34,7 @@ class ConsoleView:
     ``cloneState`` / ``restoreState``, ``reset_game``).
 
     ``act`` emulates one frame (ALE's own frame_skip is 1 under ale-py's env) with the
-    env's sticky actions.  Not provided: settings (``setInt`` ...), ROM loading and
-    ``saveScreenPNG``.  States are
+    env's sticky actions.  Not provided: settings (``setInt`` ...) and ROM loading.  States are
     ``cule.Atari.clone_state`` dicts, not ``ale_py.ALEState`` objects.  Buffers given to
     the ``getScreen*`` / ``getRAM`` methods must be writable uint8 NumPy arrays or CPU
     tensors of the right shape (else ValueError).
@@ -202,6 +201,14 @@ class ConsoleView:
         """The screen in RGB: a new uint8 [H, W, 3] array, or written into ``buffer``
         (returns None then, as ALE)."""
         return _fill(self._atari.screen_rgb()[0], buffer)
+
+    def saveScreenPNG(self, filename) -> None:  # noqa: N802
+        """Writes the RGB screen to ``filename`` as a PNG, each pixel twice as wide (H x
+        320), as ALE 0.12.1's ``saveScreenPNG`` (ScreenExporter's doubled width): the
+        same pixels as ALE's file, written with imageio."""
+        import imageio.v3 as iio
+
+        iio.imwrite(filename, np.repeat(self.getScreenRGB(), 2, axis=1), extension=".png")
 
     def getScreenGrayscale(self, buffer=None):  # noqa: N802
         """The screen in ALE's grayscale (its NTSC/PAL palette's luminance): a new uint8

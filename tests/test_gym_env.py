@@ -235,7 +235,7 @@ def test_ale_view_act_and_game_facts_match_ale_interface(env_id, kw):
 
 
 @pytest.mark.parametrize("env_id,mode_addr", [("Pong-v5", 0x16), ("Breakout-v5", 0x32), ("Kaboom-v5", None)])
-def test_ale_view_setters_match_ale_interface(env_id, mode_addr):
+def test_ale_view_setters_match_ale_interface(env_id, mode_addr, tmp_path):
     # setRAM at random points, setDifficulty mid-episode (the switches move at the next
     # frame), setMode (selected at the next reset_game, dropped by a reload) and
     # cloneSystemState / restoreSystemState, against ale-py's env step for step.
@@ -279,6 +279,11 @@ def test_ale_view_setters_match_ale_interface(env_id, mode_addr):
                 want = modes[-1] if t < 500 else ref.unwrapped.ale.getAvailableModes()[0]
                 assert a.getRAM()[mode_addr] == c.getRAM()[mode_addr] == want, t
     assert poked > 20
+    a.saveScreenPNG(str(tmp_path / "ale.png"))
+    c.saveScreenPNG(tmp_path / "cule.png")
+    import imageio.v3 as iio
+
+    assert np.array_equal(iio.imread(tmp_path / "ale.png"), iio.imread(tmp_path / "cule.png"))
     for bad in (-1, 128, 1.0, True):
         with pytest.raises(ValueError, match="index"):
             c.setRAM(bad, 0)
