@@ -439,6 +439,10 @@ CULE_HD void ale_restore_state(Console& dst, const Console& snap, const GameConf
 //   * frame_number: only counted up (the recorded increase is added);
 //   * the RNGs (sys_rng, env_rng): a recording in which the rest of reset_game draws
 //     from either is not used;
+//   * the sound generators' running state (SoundState's p4, p5, div; sound observations
+//     only): only an act clocks them (and writes the audio samples), and every act
+//     draws from env_rng, so a recording whose rest of reset_game acted is not used;
+//     the sound registers are compared;
 //   * which frame buffer is current (tia.cur_buf, and the per-buffer bits of
 //     tia.fb_exact): buffers are compared and written as "current" and "other".
 // Any difference (a game that keeps RAM over, other parameters, a mode change) is a
@@ -540,9 +544,17 @@ CULE_HD void memo_count(int32_t* p, int32_t n = 1) {
 #endif
 }
 
-// Byte offsets of the Console the comparison treats apart.
+// Byte offsets of the Console the comparison treats apart.  Everything from kMemoOwn on
+// is the console's own and is carried through a memo hit: the sound generators' running
+// state (only an act clocks them, tia_sound.hpp) and the RNGs.  A recording whose rest
+// of reset_game changed any of it is not used (an act, which makes audio, always draws
+// from env_rng).
 constexpr size_t kMemoFrameNumber = offsetof(Console, frame_number);
-constexpr size_t kMemoRngs = offsetof(Console, sys_rng);   // sys_rng, env_rng: the end
+constexpr size_t kMemoOwn = offsetof(Console, snd) + offsetof(SoundState, p4);
+static_assert(offsetof(Console, snd) + sizeof(SoundState) + alignof(Mt19937) > offsetof(Console, sys_rng) &&
+                  offsetof(SoundState, p5) == offsetof(SoundState, p4) + 2 &&
+                  offsetof(SoundState, div) + sizeof(SoundState::div) == sizeof(SoundState),
+              "the memo takes the sound generators and then the RNGs to be the Console's last bytes");
 constexpr size_t kMemoCurBuf = offsetof(Console, tia) + offsetof(TiaState, cur_buf);
 constexpr size_t kMemoFbExact = offsetof(Console, tia) + offsetof(TiaState, fb_exact);
 
@@ -560,7 +572,7 @@ CULE_HD bool memo_params_equal(const ResetMemoSlot& s, const EnvParams& p) {
 CULE_BIG bool memo_matches(const Machine& m, const ResetMemoSlot& s) {
   const uint8_t* a = (const uint8_t*)&m.c;
   const uint8_t* k = (const uint8_t*)&s.key;
-  for (size_t i = 0; i < kMemoRngs; ++i) {
+  for (size_t i = 0; i < kMemoOwn; ++i) {
     if (i >= kMemoFrameNumber && i < kMemoFrameNumber + sizeof(int32_t)) continue;
     if (i == kMemoCurBuf) continue;
     if (i == kMemoFbExact) {
@@ -578,13 +590,14 @@ CULE_BIG bool memo_matches(const Machine& m, const ResetMemoSlot& s) {
   return true;
 }
 
-// The console := `src` (a recorded console) apart from the RNGs, with frame_number and
+// The console := `src` (a recorded console) apart from its own bytes (kMemoOwn: the
+// sound generators and the RNGs), with frame_number and
 // tia.cur_buf as given; fb_exact's bits and both frame buffers := src's, in the same
 // roles (current, other) relative to the new cur_buf.
 CULE_BIG void memo_put(Machine& m, const Console& src, const uint8_t* src_fbs, int32_t frame_number, uint8_t cur) {
   uint8_t* a = (uint8_t*)&m.c;
   const uint8_t* r = (const uint8_t*)&src;
-  for (size_t i = 0; i < kMemoRngs; ++i) a[i] = r[i];
+  for (size_t i = 0; i < kMemoOwn; ++i) a[i] = r[i];
   m.c.frame_number = frame_number;
   m.c.tia.cur_buf = cur;
   const uint8_t rel = memo_exact_rel(src.tia.fb_exact, src.tia.cur_buf);
@@ -644,7 +657,7 @@ CULE_BIG ResetMemoSlot* memo_start(Machine& m, const EnvParams& p) {
 }
 
 // At the end of the recording reset: the end state, or the slot marked unusable when the
-// rest of reset_game drew from an RNG.
+// rest of reset_game drew from an RNG or made audio (changed a byte from kMemoOwn on).
 CULE_BIG void memo_finish(Machine& m, ResetMemoSlot& s) {
   const int index = (int)(&s - m.memo->slot);
   const uint8_t* a = (const uint8_t*)&m.c;
@@ -653,7 +666,7 @@ CULE_BIG void memo_finish(Machine& m, ResetMemoSlot& s) {
     memo_publish(&s.state, kMemoUnusable);
     return;
   }
-  for (size_t i = kMemoRngs; i < sizeof(Console); ++i) {
+  for (size_t i = kMemoOwn; i < sizeof(Console); ++i) {
     if (a[i] != k[i]) {
       memo_publish(&s.state, kMemoUnusable);
       return;

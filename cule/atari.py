@@ -28,6 +28,8 @@ def _as_index_array(values, name: str, upper: int) -> np.ndarray:
         arr = values.detach().to("cpu").numpy()
     else:
         arr = np.asarray(values)
+        if arr.size == 0 and arr.dtype == np.float64:
+            arr = arr.astype(np.int64)   # an empty list: no ids
         if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
             raise ValueError(f"{name} must be integers, got dtype {arr.dtype}")
     if arr.ndim > 1:
@@ -210,9 +212,9 @@ class Atari:
         sound: False (default) or True for ALE's sound observations (``sound_obs``):
             ``audio`` then holds each console's 512 samples of the last frame of its
             last ``act``, as ALE's ``getAudio`` (the TIA's two tone generators as ALE
-            0.12.1's sound device models them, csrc/tia_sound.hpp).  Resets then find
-            fewer consoles equal to an earlier reset's, so they take longer (see the
-            reset_game memo in the README).
+            0.12.1's sound device models them, csrc/tia_sound.hpp).  The reset_game
+            memo then also compares the sound registers, so fewer resets match an
+            earlier one's and run in full (see the README).
 
     Raises:
         ValueError: unknown or unsupported game, unreadable or unknown ROM file, or
@@ -531,22 +533,30 @@ class Atari:
             if values.is_meta:
                 raise ValueError(f"{name} is a tensor on the meta device, which holds no values")
             values = values.detach().cpu().numpy()
+        shown = values
+        if isinstance(values, int) and not isinstance(values, bool) and not -2**63 <= values < 2**63:
+            values = -1   # out of range whatever is allowed (reported as given)
         v = np.asarray(values)
         if v.dtype == np.bool_ or not np.issubdtype(v.dtype, np.integer):
             raise ValueError(f"{name} must be an integer or integers, got {values!r}")
         if v.ndim == 0:
-            v = np.full(len(ids), v, dtype=np.int64)
+            v = np.full(len(ids), v, dtype=v.dtype)
         elif v.shape != (len(ids),):
             raise ValueError(f"{name} must be one integer or {len(ids)} (one per env), got shape {v.shape}")
-        v = v.astype(np.int64)
-        bad = [int(x) for x in np.unique(v) if int(x) not in allowed]
+        bad = [x for x in np.unique(v).tolist() if x not in allowed]   # Python ints: no wrap-around
+        if bad and v.ndim and isinstance(shown, int):
+            bad = [shown]
         if bad and isinstance(allowed, range):
             raise ValueError(f"{name} {bad[0]} is outside [{allowed.start}, {allowed.stop - 1}]")
         if bad:
             raise ValueError(f"{name} {bad[0]} is not available for {self.game}; available: {list(allowed)}")
+        self._write(what, index, v.astype(np.int64), ids)
+
+    def _write(self, what: int, index: int, values: np.ndarray, ids: np.ndarray) -> None:
+        """The setters' write (checked values): env ``ids[k]`` gets ``values[k]``."""
         if not len(ids):
             return
-        v32 = np.ascontiguousarray(v, dtype=np.int32)
+        v32 = np.ascontiguousarray(values, dtype=np.int32)
         if self._cuda is not None:
             self._cuda.raise_pending()
             self._cuda.set(torch.from_numpy(ids), what, index, torch.from_numpy(v32))
@@ -555,9 +565,11 @@ class Atari:
 
     def _apply_mode_and_difficulty(self, ids: np.ndarray) -> None:
         """This batch's own mode and difficulty on envs ``ids``, then reset_game, as
-        Gymnasium's AtariEnv drives ALE after a ROM load."""
-        self.set_mode(self.mode, ids)
-        self.set_difficulty(self.difficulty, ids)
+        Gymnasium's AtariEnv drives ALE after a ROM load.  (Unchecked: a mode given
+        alone leaves difficulty 0, which backgammon, whose only difficulty is 3, does
+        not list, as ALE leaves it.)"""
+        self._write(_core.SET_MODE, 0, np.full(len(ids), self.mode), ids)
+        self._write(_core.SET_DIFFICULTY, 0, np.full(len(ids), self.difficulty), ids)
         self.reset(ids)
 
     # ---- save / restore ----
@@ -577,7 +589,9 @@ class Atari:
         ``env_ids`` (int64 [k], on the CPU), ``consoles`` (uint8 [k, console_state_bytes]),
         ``frame_buffers`` (uint8 [k, frame_buffer_bytes]) and ``digest`` (int64 [k], a
         checksum of each row of ``consoles``, which ``restore_state`` checks),
-        ``include_rng`` (bool); ``consoles``,
+        ``include_rng`` (bool), ``sound`` (whether the batch tracks the TIA's audio: its
+        sound registers and generators are in ``consoles``, its ``audio`` samples are
+        not, as ALE's ``cloneState`` leaves out ``getAudio``'s buffer); ``consoles``,
         ``frame_buffers`` and ``digest`` are on the env's device.  Both backends write the
         same bytes, so a state moves between CPU and CUDA envs.  The bytes are this build's
         struct layout: restore them with the same cule version, and do not edit them.
@@ -605,6 +619,7 @@ class Atari:
             "frame_buffers": f,
             "digest": _row_digests(c),
             "include_rng": bool(include_rng),
+            "sound": self.sound,
         }
 
     def restore_state(self, state: dict, env_ids=None, ale_semantics: bool = False) -> None:
@@ -631,7 +646,8 @@ class Atari:
         Raises:
             ValueError: a state of another game, format or build, consoles whose bytes do
                 not match their digest (a corrupt or edited snapshot), or env ids that do
-                not match the snapshot's rows, a non-bool ``ale_semantics`` or ``include_rng``.
+                not match the snapshot's rows, a non-bool ``ale_semantics`` or ``include_rng``,
+                or a full restore into a batch with sound of a state from one without.
             Nothing is changed then.
         """
         if not isinstance(ale_semantics, (bool, np.bool_)):
@@ -644,6 +660,12 @@ class Atari:
             raise ValueError(f"state is missing {', '.join(missing)}: pass a dict returned by cule.Atari.clone_state")
         if not isinstance(state.get("include_rng", True), (bool, np.bool_)):
             raise ValueError("state's include_rng must be a bool")
+        if self.sound and not ale_semantics and not state.get("sound", False):
+            # Its consoles never recorded their audio writes: their sound registers and
+            # generators are not the game's.  (An ALE restore keeps this batch's own.)
+            raise ValueError("state comes from a batch made without sound=True: a full restore into this "
+                             "batch would bring back sound registers that were never recorded "
+                             "(restore it with ale_semantics=True, or take it from a batch with sound)")
         if state["game"] != self.game:
             raise ValueError(f"state is of {state['game']!r}, this batch runs {self.game!r}")
         if state["md5"] != self.rom.info["md5"]:
@@ -702,8 +724,11 @@ class Atari:
     def audio(self) -> torch.Tensor:
         """uint8 tensor [num_envs, 512], on the batch's device: each console's audio
         samples (ALE ``getAudio``) of the last frame of its last ``act``, made after that
-        frame from the TIA's audio registers (ALE 0.12.1 ``processAudio``); zeros before
-        the first.  Resets and restores leave it as it is, as in ALE.
+        frame from the TIA's audio registers (ALE 0.12.1 ``processAudio``); zeros after
+        loading.  Resets and restores leave it as it is, as in ALE, except that a reset
+        whose mode selection acts (berzerk, double_dunk, some modes of adventure and
+        video_cube) makes audio with those acts, as ALE's does (so a batch of those
+        games has audio from its first reset on).
 
         Raises:
             RuntimeError: the batch was made without ``sound=True``.

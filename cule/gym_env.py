@@ -114,8 +114,9 @@ class ConsoleView:
         ``value`` (0..255); see ``cule.Atari.set_ram``.
 
         Raises:
-            ValueError: an index or value out of range (ale-py raises RuntimeError for
-                the index, TypeError for the value).
+            ValueError: an index or value out of range (ale-py raises RuntimeError for an
+                index of 128 or more, TypeError for a negative index or a value outside
+                0..255).
         """
         try:
             self._atari.set_ram(index, value)

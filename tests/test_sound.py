@@ -29,9 +29,9 @@ def make_ale(game, seed, frameskip, p=0.25):
                                             ("pitfall2", 2), ("kaboom", 1)])
 def test_audio_matches_ale_interface(game, frameskip):
     # Lock step with ALEInterface(sound_obs=True): acts (audio is made after the act's
-    # last frame, also after a game over), reset_game (which makes none: berzerk's mode
-    # selection acts, and so does), cloneState / restoreState (which leave the sound
-    # device alone) and a reload.
+    # last frame, also after a game over), reset_game (which makes none, except where
+    # the mode selection acts: berzerk), cloneState / restoreState (which leave the
+    # sound device alone) and a reload.
     n, seed = 2, 21
     emu = cule.Atari(game, n, seed=seed, frameskip=frameskip, sound=True, max_num_frames_per_episode=900)
     ales = [make_ale(game, seed + i, frameskip) for i in range(n)]
@@ -165,3 +165,39 @@ def test_without_sound():
     ref.reset(seed=0)
     ref.step(0)
     assert np.array_equal(env.unwrapped.ale.getAudio(), ref.unwrapped.ale.getAudio())   # zeros
+
+
+def test_memo_serves_resets_with_sound_as_without():
+    # A console's sound generators are its own through a memo hit (like its RNGs), so
+    # with sound on the memo serves breakout's resets as often as without (before that,
+    # the generators' differing states made most resets miss).
+    hits = {}
+    for sound in (False, True):
+        e = cule.Atari("breakout", 16, seed=8, frameskip=4, sound=sound, num_threads=1,
+                       max_num_frames_per_episode=400)
+        gen = torch.Generator().manual_seed(2)
+        resets = 0
+        for _ in range(600):
+            e.act(e.action_set[torch.randint(len(e.action_set), (16,), generator=gen)])
+            done = (e.terminated | e.truncated).nonzero().flatten()
+            if len(done):
+                e.reset(done)
+                resets += len(done)
+        hits[sound] = sum(h for _, h in e._batch.reset_memo_stats())
+    assert resets > 50 and hits[True] == hits[False] >= resets - 2
+
+
+def test_full_restore_needs_a_snapshot_with_sound():
+    quiet = cule.Atari("space_invaders", 2, seed=1)
+    loud = cule.Atari("space_invaders", 2, seed=1, sound=True)
+    for e in (quiet, loud):
+        e.act(torch.ones(2, dtype=torch.int64))
+    state = quiet.clone_state()
+    assert state["sound"] is False and loud.clone_state()["sound"] is True
+    before = loud.clone_state()
+    with pytest.raises(ValueError, match="without sound"):
+        loud.restore_state(state)
+    assert torch.equal(before["consoles"], loud.clone_state()["consoles"])
+    loud.restore_state(state, ale_semantics=True)            # keeps its own sound state
+    quiet.restore_state(loud.clone_state())                  # the other way is harmless
+    loud.set_ram(1, 2, env_ids=[])                           # no envs: nothing to do
