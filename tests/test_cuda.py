@@ -3,8 +3,8 @@
 Skipped where no CUDA device exists (or cule was built without CUDA).  With a GPU:
 every game runs 5,000 frames (CULE_LOCKSTEP_FRAMES) with sticky actions on both
 backends, 32 consoles each, and must give identical RAM, screens, rewards, flags and
-whole console states; a 65,536-env batch works; bad input raises the
-same errors.
+whole console states; a 65,536-env batch works; the setters and sound observations
+match; bad input raises the same errors.
 """
 import os
 import threading
@@ -152,6 +152,34 @@ def test_clone_state_matches_cpu_bytes_and_moves_between_backends():
         assert torch.equal(r, other.act(a.cuda()).cpu())
         assert torch.equal(back.ram, other.ram.cpu())
     assert torch.equal(back.clone_state()["consoles"], other.clone_state()["consoles"].cpu())
+
+
+@pytest.mark.parametrize("game", ["space_invaders", "berzerk"])
+def test_setters_and_sound_match_cpu(game):
+    # k_set (setRAM / setMode / setDifficulty per env) and the audio the act kernel
+    # writes (sound observations), against the CPU backend: two warps and a bit.
+    n = 70
+    cpu = cule.Atari(game, n, seed=5, frameskip=3, sound=True)
+    gpu = cule.Atari(game, n, seed=5, frameskip=3, sound=True, device="cuda")
+    assert gpu.audio.is_cuda and torch.equal(cpu.audio, gpu.audio.cpu())
+    modes, diffs = cpu.rom.info["modes"], cpu.rom.info["difficulties"]
+    gen = torch.Generator().manual_seed(1)
+    for t in range(300):
+        if t % 25 == 5:
+            ids = torch.randperm(n, generator=gen)[: n // 3]
+            values = torch.randint(256, (len(ids),), generator=gen)
+            for e in (cpu, gpu):
+                e.set_ram(int(t) % 128, values, env_ids=ids)
+                e.set_difficulty(diffs[t % len(diffs)], env_ids=ids[:5])
+                e.set_mode(modes[t % len(modes)], env_ids=ids[5:9])
+        a = cpu.action_set[torch.randint(len(cpu.action_set), (n,), generator=gen)]
+        assert torch.equal(cpu.act(a), gpu.act(a.cuda()).cpu()), t
+        assert torch.equal(cpu.audio, gpu.audio.cpu()), t
+        if t % 60 == 59:
+            cpu.reset(list(range(0, n, 3)))
+            gpu.reset(list(range(0, n, 3)))
+    assert torch.equal(cpu.clone_state()["consoles"], gpu.clone_state()["consoles"].cpu())
+    assert bool((cpu.audio != 128).any())
 
 
 def test_cpu_actions_on_a_cuda_env():
