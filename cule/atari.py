@@ -533,9 +533,13 @@ class Atari:
             if values.is_meta:
                 raise ValueError(f"{name} is a tensor on the meta device, which holds no values")
             values = values.detach().cpu().numpy()
-        shown = values
+        def not_allowed(x):
+            if isinstance(allowed, range):
+                return ValueError(f"{name} {x} is outside [{allowed.start}, {allowed.stop - 1}]")
+            return ValueError(f"{name} {x} is not available for {self.game}; available: {list(allowed)}")
+
         if isinstance(values, int) and not isinstance(values, bool) and not -2**63 <= values < 2**63:
-            values = -1   # out of range whatever is allowed (reported as given)
+            raise not_allowed(values)   # (NumPy could not even hold it)
         v = np.asarray(values)
         if v.dtype == np.bool_ or not np.issubdtype(v.dtype, np.integer):
             raise ValueError(f"{name} must be an integer or integers, got {values!r}")
@@ -544,12 +548,8 @@ class Atari:
         elif v.shape != (len(ids),):
             raise ValueError(f"{name} must be one integer or {len(ids)} (one per env), got shape {v.shape}")
         bad = [x for x in np.unique(v).tolist() if x not in allowed]   # Python ints: no wrap-around
-        if bad and v.ndim and isinstance(shown, int):
-            bad = [shown]
-        if bad and isinstance(allowed, range):
-            raise ValueError(f"{name} {bad[0]} is outside [{allowed.start}, {allowed.stop - 1}]")
         if bad:
-            raise ValueError(f"{name} {bad[0]} is not available for {self.game}; available: {list(allowed)}")
+            raise not_allowed(bad[0])
         self._write(what, index, v.astype(np.int64), ids)
 
     def _write(self, what: int, index: int, values: np.ndarray, ids: np.ndarray) -> None:

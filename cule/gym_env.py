@@ -9,6 +9,7 @@ Registered as ``cule/<Game>-v5`` (see ``cule.registration``); ``gym.make`` gives
 """
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Optional, Union
 
 import gymnasium
@@ -24,6 +25,15 @@ from .vector_env import CONTINUOUS_ACTION_TABLE, InvalidArgument, _is_int
 ACTION_NAMES = ["NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
                 "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE", "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE",
                 "DOWNLEFTFIRE"]
+
+
+@contextlib.contextmanager
+def _invalid_argument():
+    """cule.Atari's ValueErrors as Gymnasium's InvalidArgument (also a ValueError)."""
+    try:
+        yield
+    except ValueError as e:
+        raise InvalidArgument(str(e)) from None
 
 
 class ConsoleView:
@@ -118,10 +128,8 @@ class ConsoleView:
                 index of 128 or more, TypeError for a negative index or a value outside
                 0..255).
         """
-        try:
+        with _invalid_argument():
             self._atari.set_ram(index, value)
-        except ValueError as e:
-            raise InvalidArgument(str(e)) from None
 
     def setMode(self, mode: int) -> None:  # noqa: N802
         """ALE ``setMode``: selected at the next ``reset_game`` (or the env's ``reset``);
@@ -131,10 +139,8 @@ class ConsoleView:
         Raises:
             ValueError: a mode ``getAvailableModes`` does not list (ale-py: RuntimeError).
         """
-        try:
+        with _invalid_argument():
             self._atari.set_mode(mode)
-        except ValueError as e:
-            raise InvalidArgument(str(e)) from None
 
     def setDifficulty(self, difficulty: int) -> None:  # noqa: N802
         """ALE ``setDifficulty``: the difficulty switches move from the next frame on (as
@@ -144,10 +150,8 @@ class ConsoleView:
             ValueError: a difficulty ``getAvailableDifficulties`` does not list (ale-py:
                 RuntimeError).
         """
-        try:
+        with _invalid_argument():
             self._atari.set_difficulty(difficulty)
-        except ValueError as e:
-            raise InvalidArgument(str(e)) from None
 
     def getMinimalActionSet(self) -> list:  # noqa: N802
         """The game's minimal action set, as ``ale_py.Action`` values."""
@@ -328,15 +332,13 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                                 continuous_action_threshold=continuous_action_threshold,
                                 max_num_frames_per_episode=max_num_frames_per_episode, render_mode=render_mode,
                                 sound_obs=sound_obs)
-        try:
+        with _invalid_argument():
             if not isinstance(sound_obs, (bool, np.bool_)):
                 raise ValueError(f"sound_obs must be True or False, got {sound_obs!r}")
             self.atari = Atari(game, 1, frameskip=1, repeat_action_probability=repeat_action_probability,
                                full_action_space=full_action_space or continuous,
                                max_num_frames_per_episode=int(max_num_frames_per_episode or 0), seed=0,
                                num_threads=1, sound=bool(sound_obs))
-        except ValueError as e:
-            raise InvalidArgument(str(e)) from None
         info = self.atari.rom.info
         if mode is not None and (not _is_int(mode) or mode not in info["modes"]):
             raise InvalidArgument(f"Invalid game mode {mode!r} for {self.atari.game}; available: {info['modes']}")

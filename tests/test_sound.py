@@ -10,19 +10,24 @@ import gymnasium as gym
 import cule
 
 ale_py = pytest.importorskip("ale_py")
+from ale_harness import make_ale  # noqa: E402  (after the skip: needs ale-py)
+
 gym.register_envs(cule)
 gym.register_envs(ale_py)
 
 
-def make_ale(game, seed, frameskip, p=0.25):
-    ale = ale_py.ALEInterface()
-    ale.setLoggerMode(ale_py.LoggerMode.Error)
-    ale.setInt("random_seed", seed)
-    ale.setFloat("repeat_action_probability", p)
-    ale.setInt("frame_skip", frameskip)
-    ale.setBool("sound_obs", True)
-    ale.loadROM(ale_py.roms.get_rom_path(game))
-    return ale
+def play_with_resets(e, steps, seed=2):
+    """Random actions for `steps` acts, resetting the envs whose episode ended; yields
+    after each act (and its resets) the number of envs reset so far."""
+    gen = torch.Generator().manual_seed(seed)
+    resets = 0
+    for _ in range(steps):
+        e.act(e.action_set[torch.randint(len(e.action_set), (e.num_envs,), generator=gen)])
+        done = (e.terminated | e.truncated).nonzero().flatten()
+        if len(done):
+            e.reset(done)
+            resets += len(done)
+        yield resets
 
 
 @pytest.mark.parametrize("game,frameskip", [("pong", 1), ("space_invaders", 4), ("berzerk", 1), ("pitfall", 3),
@@ -34,10 +39,7 @@ def test_audio_matches_ale_interface(game, frameskip):
     # sound device alone) and a reload.
     n, seed = 2, 21
     emu = cule.Atari(game, n, seed=seed, frameskip=frameskip, sound=True, max_num_frames_per_episode=900)
-    ales = [make_ale(game, seed + i, frameskip) for i in range(n)]
-    for ale in ales:
-        ale.setInt("max_num_frames_per_episode", 900)
-        ale.loadROM(ale_py.roms.get_rom_path(game))
+    ales = [make_ale(game, seed + i, 0.25, max_frames=900, frameskip=frameskip, sound=True) for i in range(n)]
 
     def check(tag):
         audio, ram = emu.audio.numpy(), emu.ram.numpy()
@@ -99,14 +101,7 @@ def test_resets_with_sound_equal_full_resets(memo, monkeypatch):
         monkeypatch.setenv("CULE_RESET_MEMO", flag)
         e = cule.Atari("breakout", 4, seed=8, frameskip=4, sound=True, num_threads=1,
                        max_num_frames_per_episode=400)
-        gen = torch.Generator().manual_seed(2)
-        audio = []
-        for _ in range(300):
-            e.act(e.action_set[torch.randint(len(e.action_set), (4,), generator=gen)])
-            done = (e.terminated | e.truncated).nonzero().flatten()
-            if len(done):
-                e.reset(done)
-            audio.append(e.audio)
+        audio = [e.audio for _ in play_with_resets(e, 300)]
         return torch.stack(audio), e.clone_state()["consoles"]
 
     a, c = run(memo)
@@ -175,14 +170,7 @@ def test_memo_serves_resets_with_sound_as_without():
     for sound in (False, True):
         e = cule.Atari("breakout", 16, seed=8, frameskip=4, sound=sound, num_threads=1,
                        max_num_frames_per_episode=400)
-        gen = torch.Generator().manual_seed(2)
-        resets = 0
-        for _ in range(600):
-            e.act(e.action_set[torch.randint(len(e.action_set), (16,), generator=gen)])
-            done = (e.terminated | e.truncated).nonzero().flatten()
-            if len(done):
-                e.reset(done)
-                resets += len(done)
+        *_, resets = play_with_resets(e, 600)
         hits[sound] = sum(h for _, h in e._batch.reset_memo_stats())
     assert resets > 50 and hits[True] == hits[False] >= resets - 2
 
