@@ -6,6 +6,7 @@ with an ``ale_py.ALEInterface`` given the same ROM, seed and actions.
 """
 from __future__ import annotations
 
+import math
 import os
 from typing import Optional, Sequence, Union
 
@@ -126,6 +127,20 @@ def _check_memory(num_envs: int, device: torch.device, emulated: bool) -> None:
                          f"buffers, more than the {have / 2**30:.1f} GiB of {where}")
 
 
+def ale_float(x) -> float:
+    """The float ALE 0.12.1 uses after ``setFloat(key, x)``: ``x`` as a C++ float,
+    written to its settings table by ``std::ostream`` (6 significant digits, ``%g``),
+    read back with ``atof`` as a float again (Settings.cxx); e.g. 1/3 -> 0.333333."""
+    return float(np.float32(float(_cpp_ostream_float(float(np.float32(x))))))
+
+
+def _cpp_ostream_float(v: float) -> str:
+    """``std::ostream << v`` with the default precision (6) and format (``%g``)."""
+    if math.isnan(v):
+        return "-nan" if math.copysign(1.0, v) < 0 else "nan"
+    return "%.6g" % v
+
+
 def _real_number(x):
     """``x`` as a Python / NumPy real number (a 0-d array or tensor gives its value), or None
     when it is not one (bools, strings, None, arrays with more than one value...)."""
@@ -185,7 +200,10 @@ class Atari:
         frameskip: frames emulated per ``act`` call (ALE ``frame_skip``), >= 1.
         repeat_action_probability: probability that a frame repeats the previous
             action instead of the new one (sticky actions), decided on every frame as
-            ALE does, in [0, 1].  ALE's default 0.25.
+            ALE does, in [0, 1].  ALE's default 0.25.  Stored as ALE's ``setFloat``
+            stores it (ALE 0.12.1 Settings.cxx): rounded to a float (32-bit), written
+            with 6 significant digits and read back as a float, so 1/3 acts as
+            0.333333 (``repeat_action_probability`` shows the value used).
         full_action_space: ``action_set`` is ALE's legal action set
             (``getLegalActionSet``: all 18 actions, except for skiing and lost_luggage,
             whose RomSettings make the 9 with FIRE illegal) instead of the game's minimal
@@ -226,7 +244,7 @@ class Atari:
                  max_num_frames_per_episode: int = 0, mode: Optional[int] = None,
                  difficulty: Optional[int] = None, seed: Union[None, int, Sequence[int]] = None,
                  num_threads: Optional[int] = None, render: bool = True, sound: bool = False,
-                 _emulate_cuda: bool = False):
+                 _emulate_cuda: bool = False, _paddle_range: Optional[tuple] = None):
         self.rom: Rom = load_rom(game)
         info = self.rom.info
         if (isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1
@@ -283,7 +301,7 @@ class Atari:
         self.num_envs = num_envs
         self.frameskip = int(frameskip)
         # ALE stores the probability as a float (32-bit) and compares draws against it.
-        self.repeat_action_probability = float(np.float32(p))
+        self.repeat_action_probability = ale_float(p)
         self.full_action_space = bool(full_action_space)
         self.max_num_frames_per_episode = int(max_num_frames_per_episode)
         self.mode = int(mode)
@@ -291,6 +309,10 @@ class Atari:
         self.seeds = seeds
         self.screen_shape = self.rom.screen_shape
         cfg = native_config(self.rom)
+        if _paddle_range is not None:
+            # Private, for AtariEnv.ale.loadROM: ALE's paddle_min / paddle_max settings
+            # (the paddles' resistance range; StellaEnvironment's constructor).
+            cfg["paddle_min"], cfg["paddle_max"] = (int(v) for v in _paddle_range)
         # Sound observations: the TIA's audio registers are tracked, and each act makes
         # samples after its last frame (ALE's frame_skip = this batch's frameskip).
         cfg["sound"] = bool(sound)

@@ -10,6 +10,8 @@ Registered as ``cule/<Game>-v5`` (see ``cule.registration``); ``gym.make`` gives
 from __future__ import annotations
 
 import contextlib
+import os
+import time
 from typing import Any, Optional, Union
 
 import gymnasium
@@ -19,7 +21,10 @@ from gymnasium import error, spaces, utils
 from gymnasium.utils import seeding
 
 from . import _core, _vector
+from .ale_settings import AleSettings
 from .atari import Atari
+from ._rom_table import ROMS
+from .roms import PADDLE_MAX, PADDLE_MIN, _PADDLE_MAX_OVERRIDE, identify, load_rom
 from .vector_env import CONTINUOUS_ACTION_TABLE, InvalidArgument, _is_int
 
 ACTION_NAMES = ["NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
@@ -43,8 +48,9 @@ class ConsoleView:
     Stable-Baselines3's Atari wrappers (screens, lives), planners (``act``,
     ``cloneState`` / ``restoreState``, ``reset_game``).
 
-    ``act`` emulates one frame (ALE's own frame_skip is 1 under ale-py's env) with the
-    env's sticky actions.  Not provided: settings (``setInt`` ...) and ROM loading.  States are
+    ``act`` emulates ALE's ``frame_skip`` frames (1 under ale-py's env) with the env's
+    sticky actions.  ALE's settings table is here too (``getInt`` / ``setInt`` ...,
+    ``loadROM``; see ``loadROM`` for the settings cule emulates).  States are
     ``cule.Atari.clone_state`` dicts, not ``ale_py.ALEState`` objects.  Buffers given to
     the ``getScreen*`` / ``getRAM`` methods must be writable uint8 NumPy arrays or CPU
     tensors of the right shape (else ValueError).
@@ -52,7 +58,11 @@ class ConsoleView:
 
     def __init__(self, env: "AtariEnv"):
         self._env = env
-        self._atari = env.atari
+        self._settings = AleSettings()
+
+    @property
+    def _atari(self) -> Atari:
+        return self._env.atari   # loadROM may replace it
 
     # ---- episode ----
 
@@ -220,6 +230,163 @@ class ConsoleView:
         [H, W] array, or written into ``buffer`` (returns None then, as ALE)."""
         return _fill(self._atari.screen_grayscale()[0], buffer)
 
+    # ---- settings and ROM loading (ALE 0.12.1 Settings.cxx, ALEInterface::loadROM) ----
+
+    def getInt(self, key: str) -> int:  # noqa: N802
+        """ALE ``getInt``: the setting read with C's ``atoi`` (-1 for an unknown key).
+        ale-py's env sets ``repeat_action_probability``, ``max_num_frames_per_episode``
+        (when given), ``sound_obs`` and, at each load, ``random_seed`` (an int32)."""
+        return self._settings.get_int(key)
+
+    def getFloat(self, key: str) -> float:  # noqa: N802
+        """ALE ``getFloat``: the setting read with C's ``atof`` as a float (32-bit), e.g.
+        0.25, or 0.10000000149011612 for 0.1 (-1.0 for an unknown key)."""
+        return self._settings.get_float(key)
+
+    def getBool(self, key: str) -> bool:  # noqa: N802
+        """ALE ``getBool`` (False for an unknown key)."""
+        return self._settings.get_bool(key)
+
+    def getString(self, key: str) -> str:  # noqa: N802
+        """ALE ``getString``: the stored text (``""`` for an unknown key)."""
+        return self._settings.get_string(key)
+
+    def setInt(self, key: str, value: int) -> None:  # noqa: N802
+        """ALE ``setInt``: stored only; ``loadROM`` (and so the env's ``reset(seed=...)``)
+        reads it.
+
+        Raises:
+            ValueError: ``key`` is not one of ALE's int settings (ale-py: RuntimeError).
+            TypeError: ``value`` is not an int in the C ``int`` range (as ale-py).
+        """
+        with _invalid_argument():
+            self._settings.set_int(key, value)
+
+    def setFloat(self, key: str, value: float) -> None:  # noqa: N802
+        """ALE ``setFloat``: stored as ALE stores it (as a float, with 6 significant
+        digits: 1/3 reads back as 0.333333); ``loadROM`` reads it.
+
+        Raises:
+            ValueError: ``key`` is not one of ALE's float settings (ale-py: RuntimeError).
+            TypeError: ``value`` is not a number (as ale-py).
+        """
+        with _invalid_argument():
+            self._settings.set_float(key, value)
+
+    def setBool(self, key: str, value: bool) -> None:  # noqa: N802
+        """ALE ``setBool``: stored only; ``loadROM`` reads it.
+
+        Raises:
+            ValueError: ``key`` is not one of ALE's bool settings (ale-py: RuntimeError).
+            TypeError: ``value`` is not True or False (as ale-py).
+        """
+        with _invalid_argument():
+            self._settings.set_bool(key, value)
+
+    def setString(self, key: str, value: str) -> None:  # noqa: N802
+        """ALE ``setString``: stored only; ``loadROM`` reads it.
+
+        Raises:
+            ValueError: ``key`` is not one of ALE's string settings (ale-py: RuntimeError).
+            TypeError: ``value`` is not a str (as ale-py).
+        """
+        with _invalid_argument():
+            self._settings.set_string(key, value)
+
+    def loadROM(self, rom_file) -> None:  # noqa: N802
+        """ALE ``loadROM``: a new console for the ROM file (power-on and ``reset_game``,
+        frame counters at 0, the ROM's default mode and difficulty 0) configured from the
+        settings, as ALE 0.12.1's StellaEnvironment reads them:
+
+        - ``random_seed`` (the sticky-action and reset RNGs; -1: the time, as ALE);
+        - ``repeat_action_probability`` (below 0 acts as 0, above 1 or NaN as 1);
+        - ``frame_skip`` (frames per ``act``, at least 1; also in ``reset_game``'s
+          mode-selection acts);
+        - ``max_num_frames_per_episode`` (0 or less: none);
+        - ``reward_min`` / ``reward_max`` (each act's reward clamped);
+        - ``paddle_min`` / ``paddle_max`` (-1: ALE's 27450 / 790196; backgammon and
+          blackjack set their own ``paddle_max`` first, as their RomSettings do);
+        - ``sound_obs``.
+
+        ``rom_file`` then names the file.  The env's action set, spaces, ``mode`` and
+        ``difficulty`` stay as they were, as in ale-py; the env's ``reset(seed=...)``
+        loads the env's own ROM again this way.  An empty path reloads the current ROM.
+
+        Raises:
+            ValueError: the file is missing or not a ROM cule supports (ALE exits the
+                process), or a setting asks for what cule does not emulate:
+                ``truncate_on_loss_of_life``, ``color_averaging``, ``display_screen``,
+                ``sound`` (a sound device), ``record_screen_dir``, ``cpu`` other than
+                ``low``, ``system_random_seed`` other than 4753849.  Nothing is changed.
+        """
+        self._env._apply_load(self._plan_load(rom_file))
+
+    def isSupportedROM(self, rom_file):  # noqa: N802
+        """ALE ``isSupportedROM``: the ALE game id of the ROM file when its MD5 is that of
+        a ROM ale-py 0.12.1 ships with single-player settings, else None (as ale-py: None
+        also for its four multiplayer-only ROMs, combat, joust, maze_craze and warlords).
+
+        Raises:
+            ValueError: the file does not exist or cannot be read (ale-py: RuntimeError).
+        """
+        path = os.fspath(rom_file)
+        if not os.path.exists(path):
+            raise InvalidArgument(f"ROM file doesn't exist: {path}")
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise InvalidArgument(f"Failed to open rom file {path}: {e.strerror or e}") from None
+        try:
+            game = identify(data, path)
+        except ValueError:
+            return None
+        return game if ROMS[game]["single_player"] else None
+
+    @staticmethod
+    def setLoggerMode(mode) -> None:  # noqa: N802
+        """ALE ``setLoggerMode``: accepted and ignored (cule logs nothing)."""
+
+    def _plan_load(self, rom_file) -> dict:
+        """What ``loadROM(rom_file)`` would load, from the settings; raises ValueError
+        (InvalidArgument) without changing anything when it cannot."""
+        s = self._settings
+        path = os.fspath(rom_file) if rom_file is not None else ""
+        if path == "":
+            path = s.get_string("rom_file")
+        if not path or not os.path.isfile(path):
+            raise InvalidArgument(f"ROM file {path!r} not found")
+        with _invalid_argument():
+            rom = load_rom(path)
+        unsupported = [name for name, bad in (
+            ("truncate_on_loss_of_life", s.get_bool("truncate_on_loss_of_life")),
+            ("color_averaging", s.get_bool("color_averaging")),
+            ("display_screen", s.get_bool("display_screen")),
+            ("sound", s.get_bool("sound")),
+            ("record_screen_dir", s.get_string("record_screen_dir") != ""),
+            ("cpu", s.get_string("cpu") != "low"),
+            ("system_random_seed", s.get_int("system_random_seed") != 4753849)) if bad]
+        if unsupported:
+            raise InvalidArgument(f"cule does not emulate the ALE setting(s) {', '.join(unsupported)} as set; "
+                                  f"loadROM changed nothing")
+        p = s.get_float("repeat_action_probability")
+        p = 0.0 if p < 0.0 else p if p <= 1.0 else 1.0   # NaN and p > 1: always sticky, as 1
+        seed = s.get_int("random_seed")
+        seed = int(time.time()) if seed == -1 else seed
+        paddle_max = _PADDLE_MAX_OVERRIDE.get(rom.game, s.get_int("paddle_max"))
+        paddle_min = s.get_int("paddle_min")
+        reward = (s.get_int("reward_min"), s.get_int("reward_max"))
+        return {
+            "path": path, "rom": rom, "seed": seed % 2**32,
+            "repeat_action_probability": p,
+            "frame_skip": max(1, s.get_int("frame_skip")),
+            "max_num_frames_per_episode": max(0, s.get_int("max_num_frames_per_episode")),
+            "reward_clip": None if reward == (-2**31, 2**31 - 1) else reward,
+            "paddle_range": (PADDLE_MIN if paddle_min == -1 else paddle_min,
+                             PADDLE_MAX if paddle_max == -1 else paddle_max),
+            "sound": s.get_bool("sound_obs"),
+        }
+
 
 def _actions(ids) -> list:
     """ALE action ids as ``ale_py.Action`` values (ints where ale-py is missing)."""
@@ -360,7 +527,16 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         self._rewards = np.zeros(1, np.int32)
         self._action_set = [int(a) for a in self.atari.action_set.tolist()]
         self._act = np.zeros(1, np.uint8)
+        self._rom_path = self.atari.rom.path
+        # ALE's frame_skip and reward clipping of the loaded console (loadROM sets them).
+        self._ale_frame_skip = 1
+        self._reward_clip = None
         self.ale = ConsoleView(self)
+        # The settings ale-py's AtariEnv makes before its first loadROM.
+        self.ale.setFloat("repeat_action_probability", self.atari.repeat_action_probability)
+        if max_num_frames_per_episode is not None:
+            self.ale.setInt("max_num_frames_per_episode", int(max_num_frames_per_episode))
+        self.ale.setBool("sound_obs", self.sound_obs)
 
         self.seed_game()
         self.load_game()
@@ -389,15 +565,14 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         ss = np.random.SeedSequence(seed)
         np_seed, ale_seed = ss.generate_state(n_words=2)
         self._np_random, _ = seeding.np_random(int(np_seed))
-        # ALE takes random_seed as an int32 and casts it to uint32: the same bits.
-        self._ale_seed = int(ale_seed)
+        # ale-py: setInt("random_seed", np.int32(ale_seed)); ALE casts it back to uint32.
+        self.ale.setInt("random_seed", (int(ale_seed) + 2**31) % 2**32 - 2**31)
         return np_seed, ale_seed
 
     def load_game(self) -> None:
-        """ALE ``loadROM`` with the current ALE seed, then ``setMode`` / ``setDifficulty``."""
-        self.atari.reload(self._ale_seed)
-        if hasattr(self, "_sticky_strength"):
-            self._sticky_strength[0] = _vector.initial_paddle_strength   # a new ALE environment
+        """ALE ``loadROM`` of the env's ROM with the current settings (``self.ale``), then
+        ``setMode`` / ``setDifficulty``."""
+        self.ale.loadROM(self._rom_path)
         if self._game_mode is not None:
             self.atari.set_mode(int(self._game_mode))   # selected at the next reset_game
         if self._game_difficulty is not None:
@@ -408,6 +583,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None):
         """Starts an episode (ALE ``reset_game``); with ``seed``, first reseeds and reloads
         the ROM exactly as ale-py does.  Returns (obs, info)."""
+        if seed is not None:
+            self.ale._plan_load(self._rom_path)   # settings cule cannot load raise here, first
         super().reset(seed=seed, options=options)
         seeded_with = None
         if seed is not None:
@@ -446,24 +623,35 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         return (self._get_obs(), float(reward), bool(term[0]), bool(trunc[0]),
                 {"lives": int(lives[0]), "episode_frame_number": int(ep[0]), "frame_number": int(fr[0])})
 
-    def _act_ale(self, action: int, strength: float, frames: int) -> int:
-        """ALE's act (ALE action id, paddle strength) repeated for `frames` frames, as
-        ale-py's step loop does; returns the summed reward."""
-        if self.sound_obs and frames > 1:
-            # ALE makes audio at the end of each of those one-frame acts, between frames.
-            return sum(self._act_ale(action, strength, 1) for _ in range(frames))
+    def _act_ale(self, action: int, strength: float, acts: int) -> int:
+        """ALE's act (ALE action id, paddle strength; ALE's frame_skip frames each)
+        repeated `acts` times, as ale-py's step loop does; returns the summed reward."""
+        frame_skip, clip = self._ale_frame_skip, self._reward_clip
+        if acts > 1 and (self.atari.sound or frame_skip > 1 or clip is not None):
+            # ALE makes audio and clamps the reward at the end of each act.
+            return sum(self._act_ale(action, strength, 1) for _ in range(acts))
+        reward = self._act_frames(action, strength, acts * frame_skip)
+        if clip is not None:
+            # std::clamp(reward, reward_min, reward_max) as libstdc++ computes it (also
+            # when reward_min > reward_max): min(max(reward, low), high).
+            reward = min(max(reward, clip[0]), clip[1])
+        return reward
+
+    def _act_frames(self, action: int, strength: float, frames: int) -> int:
+        """`frames` frames of ALE's act loop (sticky actions per frame, one audio after
+        the last); returns the summed reward."""
         self._act[0] = action
         # ALE keeps the paddle strength of the last action taken for the frames where the
         # action sticks; while that and this one's are 1 a plain act is the same.
         if strength == 1.0 and self._sticky_strength[0] == 1.0:
-            # ale-py repeats ALE's act in Python and leaves ALE's own frame_skip at 1,
-            # which the mode selection of a later reset_game acts with (berzerk,
+            # ale-py repeats ALE's act in Python and leaves ALE's own frame_skip (1 unless
+            # set), which the mode selection of a later reset_game acts with (berzerk,
             # double_dunk...): the batch's frameskip is `frames` only while it acts.
             self.atari.frameskip = frames
             try:
                 return int(self.atari.act(self._act)[0])
             finally:
-                self.atari.frameskip = 1
+                self.atari.frameskip = self._ale_frame_skip
         self._strength[0] = strength
         _vector.act_with_strength(self.atari._batch, self._act, self._strength, self._sticky_strength,
                                   self._rewards, frames, self.atari.repeat_action_probability,
@@ -505,8 +693,34 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         else:
             image = self.atari.screen_grayscale()[0].numpy()
         if self.sound_obs:
-            return {"image": image, "sound": self.atari.audio[0].numpy()}
+            return {"image": image, "sound": self.ale.getAudio()}
         return image
+
+    def _apply_load(self, plan: dict) -> None:
+        """ConsoleView.loadROM's second half: the console of a ``_plan_load`` plan."""
+        rom, atari = plan["rom"], self.atari
+        if (rom.game != atari.game or plan["sound"] != atari.sound
+                or plan["paddle_range"] != (atari._cfg["paddle_min"], atari._cfg["paddle_max"])):
+            # Another game, sound device or paddle range: another console (made before
+            # anything changes, so a failure leaves the env as it was).
+            with _invalid_argument():
+                atari = Atari(plan["path"], 1, frameskip=plan["frame_skip"],
+                              repeat_action_probability=plan["repeat_action_probability"],
+                              full_action_space=atari.full_action_space,
+                              max_num_frames_per_episode=plan["max_num_frames_per_episode"], seed=0,
+                              num_threads=1, sound=plan["sound"], _paddle_range=plan["paddle_range"])
+        atari.frameskip = plan["frame_skip"]
+        atari.repeat_action_probability = plan["repeat_action_probability"]
+        atari.max_num_frames_per_episode = plan["max_num_frames_per_episode"]
+        atari.reload(plan["seed"])
+        self.atari = atari
+        self._ale_frame_skip = plan["frame_skip"]
+        self._reward_clip = plan["reward_clip"]
+        self._sticky_strength[0] = _vector.initial_paddle_strength   # a new ALE environment
+        settings = self.ale._settings
+        settings.set_string("rom_file", plan["path"])
+        if rom.game in _PADDLE_MAX_OVERRIDE:   # RomSettings::modifyEnvironmentSettings
+            settings.set_int("paddle_max", _PADDLE_MAX_OVERRIDE[rom.game])
 
     def _get_info(self) -> dict:
         lives, _, _, ep, fr = self.atari._info()
