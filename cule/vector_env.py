@@ -177,7 +177,8 @@ class AtariVectorEnv(VectorEnv):
             by the preprocessing (ale-py's ``max_episode_steps``; default 108000).
             ``None``: no limit.  Must be >= 1 (ale-py's 0 would truncate every step).
         repeat_action_probability: sticky-action probability, per frame, in [0, 1]
-            (default 0.0, as ale-py's vector env).
+            (default 0.0, as ale-py's vector env), stored as ALE's ``setFloat`` stores
+            it (6 significant digits; see ``cule.Atari``).
         full_action_space: ALE's legal action set (all 18 actions; 9 for skiing and
             lost_luggage, where FIRE is illegal) instead of the game's minimal set.
         continuous: actions are float32 rows (radius, theta, fire) as in ale-py: the

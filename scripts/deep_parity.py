@@ -109,10 +109,11 @@ def survey_vector(game, frames, consoles, frameskip, seed, max_frames, env_kw=No
                 seconds=round(time.time() - t0, 1))
 
 
-def survey_clone_restore(game, frames, consoles, frameskip, seed, max_frames, include_rng=False):
+def survey_clone_restore(game, frames, consoles, frameskip, seed, max_frames, include_rng=False, env_kw=None):
     """cule's Gymnasium env against ale-py's (tests/ale_harness.py's
-    run_clone_restore_lockstep: `<Game>-v5`, frameskip 4) with random clone_state /
-    restore_state calls among the steps: every restore and step must agree."""
+    run_clone_restore_lockstep: `<Game>-v5`, frameskip 4 unless `env_kw` says otherwise)
+    with random clone_state / restore_state calls among the steps: every restore and step
+    must agree.  `frames` counts agent steps times the frameskip (its mean when drawn)."""
     import torch
 
     from ale_harness import run_clone_restore_lockstep
@@ -120,10 +121,16 @@ def survey_clone_restore(game, frames, consoles, frameskip, seed, max_frames, in
 
     torch.set_num_threads(1)
     t0 = time.time()
-    err, stats = run_clone_restore_lockstep(f"{rom_id_to_name(game)}-v5", include_rng, frames // 4, seed=seed)
-    return dict(game=game, include_rng=include_rng, frames=stats["steps"] * 4, episodes=stats["episodes"],
-                longest_episode=0, clones=stats["clones"], restores=stats["restores"], error=err,
-                seconds=round(time.time() - t0, 1))
+    kw = dict(env_kw or {})
+    if isinstance(kw.get("frameskip"), list):   # JSON has no tuples: (low, high) draws
+        kw["frameskip"] = tuple(kw["frameskip"])
+    fs = kw.get("frameskip", 4)
+    per_step = fs if isinstance(fs, int) else (fs[0] + fs[1] - 1) / 2
+    err, stats = run_clone_restore_lockstep(f"{rom_id_to_name(game)}-v5", include_rng, int(frames // per_step),
+                                            seed=seed, env_kw=kw)
+    return dict(game=game, include_rng=include_rng, env_kw=env_kw, frames=int(stats["steps"] * per_step),
+                episodes=stats["episodes"], longest_episode=0, clones=stats["clones"], restores=stats["restores"],
+                error=err, seconds=round(time.time() - t0, 1))
 
 
 def _run(args):
@@ -147,8 +154,8 @@ def work_items(a, games):
     if a.clone_restore:
         from cule.registration import _MULTIPLAYER_ONLY
 
-        return [(survey_clone_restore, pos(g), {"include_rng": inc}) for g in games if g not in _MULTIPLAYER_ONLY
-                for inc in (False, True)]
+        return [(survey_clone_restore, pos(g), {"include_rng": inc, "env_kw": a.env_kw}) for g in games
+                if g not in _MULTIPLAYER_ONLY for inc in (False, True)]
     if not a.modes:
         return [(survey, pos(g), {"sound": a.sound}) for g in games]
     items = []
@@ -195,7 +202,9 @@ def main():
                     help="with the ALEInterface survey (also --modes): sound observations on both sides, "
                          "the audio compared after every step too")
     ap.add_argument("--env-kw", default=None, metavar="JSON",
-                    help="with --vector: keyword arguments for both vector envs, as a JSON object")
+                    help="with --vector: keyword arguments for both vector envs; with --clone-restore: for "
+                         "both Gymnasium envs (e.g. '{\"frameskip\": 1, \"repeat_action_probability\": 0}', "
+                         "NoFrameskip-v4's; a list is a (low, high) frameskip); as a JSON object")
     ap.add_argument("--out", default=None, help="append a JSON line per game to this file")
     a = ap.parse_args()
     if a.modes and a.vector:
@@ -205,8 +214,8 @@ def main():
     if a.sound and (a.vector or a.clone_restore):
         ap.error("--sound applies to the ALEInterface survey (ale-py's vector env has no sound observations)")
     if a.env_kw is not None:
-        if not a.vector:
-            ap.error("--env-kw needs --vector")
+        if not (a.vector or a.clone_restore):
+            ap.error("--env-kw needs --vector or --clone-restore")
         try:
             a.env_kw = json.loads(a.env_kw)
         except ValueError as e:

@@ -204,9 +204,10 @@ def run_vector_lockstep(game, steps, num_envs=3, seed=123, action_seed=0, policy
         env.close()
 
 
-def run_clone_restore_lockstep(env_id, include_rng, steps, seed=3):
-    """ale-py's AtariEnv and cule's side by side: random clones (clone_state(include_rng))
-    and restores of earlier clones among random steps, episodes restarted with reset().
+def run_clone_restore_lockstep(env_id, include_rng, steps, seed=3, env_kw=None):
+    """ale-py's AtariEnv and cule's side by side (both made with the keyword arguments
+    `env_kw`): random clones (clone_state(include_rng)) and restores of earlier clones
+    among random steps, episodes restarted with reset().
     After every restore the RAM, screen, lives and frame numbers, after every step the
     observation, reward, flags and info must be equal.  Returns (the first difference or
     None, stats: steps, episodes ended, clones, restores)."""
@@ -214,8 +215,8 @@ def run_clone_restore_lockstep(env_id, include_rng, steps, seed=3):
     import gymnasium as gym
 
     gym.register_envs(ale_py)
-    ref = gym.make(f"ALE/{env_id}").unwrapped
-    env = gym.make(f"cule/{env_id}").unwrapped
+    ref = gym.make(f"ALE/{env_id}", **(env_kw or {})).unwrapped
+    env = gym.make(f"cule/{env_id}", **(env_kw or {})).unwrapped
     rng = np.random.default_rng(seed)
     ref.reset(seed=seed)
     env.reset(seed=seed)

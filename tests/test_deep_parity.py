@@ -124,6 +124,27 @@ def test_clone_restore_survey(deep, monkeypatch):
     assert p.returncode == 2 and "error:" in p.stderr
 
 
+def test_clone_restore_survey_env_kw(deep, monkeypatch):
+    # --env-kw with --clone-restore: NoFrameskip-v4's keywords and a drawn frameskip reach
+    # both Gymnasium envs; cule made without them differs.
+    kw = {"frameskip": 1, "repeat_action_probability": 0.0}
+    row = deep.survey_clone_restore("breakout", 600, 1, 4, 3, 108000, env_kw=kw)
+    assert row["error"] is None and row["env_kw"] == kw and row["frames"] == 600
+    row = deep.survey_clone_restore("pong", 600, 1, 4, 3, 108000, env_kw={"frameskip": [2, 5]})
+    assert row["error"] is None and row["frames"] == 600
+    import cule.gym_env as ge
+
+    orig = ge.AtariEnv.__init__
+
+    def init(self, *a, **k):
+        k.pop("repeat_action_probability", None)
+        orig(self, *a, **k)
+
+    monkeypatch.setattr(ge.AtariEnv, "__init__", init)
+    row = deep.survey_clone_restore("breakout", 600, 1, 4, 3, 108000, env_kw=kw)
+    assert row["error"] is not None
+
+
 def test_sound_survey(deep, monkeypatch):
     # --sound: both sides make audio and it is compared; a cule whose audio differs (its
     # samples after one act replaced) is caught.
