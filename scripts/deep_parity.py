@@ -232,7 +232,16 @@ def main():
         import ale_py  # noqa: F401
     except ImportError:
         ap.error("ale-py is not installed (pip install -e '.[test]')")
-    if a.env_kw:
+    if a.env_kw and a.clone_restore:
+        import inspect
+
+        from ale_py.env import AtariEnv
+
+        known = set(inspect.signature(AtariEnv.__init__).parameters) - {"self", "game"}
+        for k in a.env_kw:
+            if k not in known:
+                ap.error(f"--env-kw: {k!r} is not a keyword of ale_py's AtariEnv")
+    elif a.env_kw:
         import inspect
 
         from ale_py.vector_env import AtariVectorEnv

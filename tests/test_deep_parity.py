@@ -143,6 +143,14 @@ def test_clone_restore_survey_env_kw(deep, monkeypatch):
     monkeypatch.setattr(ge.AtariEnv, "__init__", init)
     row = deep.survey_clone_restore("breakout", 600, 1, 4, 3, 108000, env_kw=kw)
     assert row["error"] is not None
+    p = subprocess.run([sys.executable, str(SCRIPT), "pong", "--clone-restore", "--frames", "300", "--jobs", "1",
+                        "--env-kw", '{"frameskip": 1, "repeat_action_probability": 0}'],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "2 of 2 surveys exact, 600 frames compared" in p.stdout and "frameskip=1" in p.stdout
+    p = subprocess.run([sys.executable, str(SCRIPT), "pong", "--clone-restore", "--env-kw", '{"episodic_life": 1}'],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "not a keyword of ale_py's AtariEnv" in p.stderr
 
 
 def test_sound_survey(deep, monkeypatch):
