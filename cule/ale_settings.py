@@ -153,21 +153,21 @@ class AleSettings:
     # ---- getters: ALE's conversions ----
 
     def get_int(self, key: str) -> int:
-        text, _ = self._text(key)
+        text, _ = self._text(_key(key, "getInt"))
         return -1 if text is None else _atoi(text)
 
     def get_float(self, key: str) -> float:
-        text, _ = self._text(key)
+        text, _ = self._text(_key(key, "getFloat"))
         return -1.0 if text is None else _atof(text)
 
     def get_bool(self, key: str) -> bool:
-        text, internal = self._text(key)
+        text, internal = self._text(_key(key, "getBool"))
         if text is None:
             return False
         return text in (("1", "true", "True") if internal else ("1", "true"))
 
     def get_string(self, key: str) -> str:
-        text, _ = self._text(key)
+        text, _ = self._text(_key(key, "getString"))
         return "" if text is None else text
 
     # ---- setters: ALE's key and type checks ----

@@ -235,7 +235,8 @@ class ConsoleView:
     def getInt(self, key: str) -> int:  # noqa: N802
         """ALE ``getInt``: the setting read with C's ``atoi`` (-1 for an unknown key).
         ale-py's env sets ``repeat_action_probability``, ``max_num_frames_per_episode``
-        (when given), ``sound_obs`` and, at each load, ``random_seed`` (an int32)."""
+        (when given), ``sound_obs`` and, at each load, ``random_seed`` (an int32).
+        The getters raise TypeError for a key that is not a str, as ale-py."""
         return self._settings.get_int(key)
 
     def getFloat(self, key: str) -> float:  # noqa: N802
@@ -308,28 +309,36 @@ class ConsoleView:
           blackjack set their own ``paddle_max`` first, as their RomSettings do);
         - ``sound_obs``.
 
-        ``rom_file`` then names the file.  The env's action set, spaces, ``mode`` and
-        ``difficulty`` stay as they were, as in ale-py; the env's ``reset(seed=...)``
-        loads the env's own ROM again this way.  An empty path reloads the current ROM.
+        ``rom_file`` (a str, bytes or ``os.PathLike`` path) then names the file.  The
+        env's action set, spaces, ``mode`` and ``difficulty`` stay as they were, as in
+        ale-py; the env's ``reset(seed=...)`` loads the env's own ROM again this way.  An
+        empty path reloads the ROM loaded last (ALE's OSystem ``romFile``), whatever the
+        ``rom_file`` setting says.
 
         Raises:
-            ValueError: the file is missing or not a ROM cule supports (ALE exits the
-                process), or a setting asks for what cule does not emulate:
-                ``truncate_on_loss_of_life``, ``color_averaging``, ``display_screen``,
-                ``sound`` (a sound device), ``record_screen_dir``, ``cpu`` other than
-                ``low``, ``system_random_seed`` other than 4753849.  Nothing is changed.
+            TypeError: ``rom_file`` is not a path (None included), as ale-py.
+            ValueError: the file is missing, a directory or not a ROM cule supports
+                (ALE exits the process); ``frame_skip`` is negative (ALE 0.12.1 keeps it
+                unsigned, so its ``act`` would not return); or a setting asks for what
+                cule does not emulate: ``truncate_on_loss_of_life``, ``color_averaging``,
+                ``display_screen``, ``sound`` (a sound device), ``record_screen_dir``,
+                ``cpu`` other than ``low``, ``system_random_seed`` other than 4753849
+                (the message names the default to set back).  Nothing is changed.
         """
         self._env._apply_load(self._plan_load(rom_file))
 
-    def isSupportedROM(self, rom_file):  # noqa: N802
-        """ALE ``isSupportedROM``: the ALE game id of the ROM file when its MD5 is that of
-        a ROM ale-py 0.12.1 ships with single-player settings, else None (as ale-py: None
-        also for its four multiplayer-only ROMs, combat, joust, maze_craze and warlords).
+    @staticmethod
+    def isSupportedROM(rom_file):  # noqa: N802
+        """ALE ``isSupportedROM`` (static, as ale-py's): the ALE game id of the ROM file
+        (a str, bytes or ``os.PathLike`` path) when its MD5 is that of a ROM ale-py 0.12.1
+        ships with single-player settings, else None (as ale-py: None also for its four
+        multiplayer-only ROMs, combat, joust, maze_craze and warlords).
 
         Raises:
+            TypeError: ``rom_file`` is not a path (as ale-py).
             ValueError: the file does not exist or cannot be read (ale-py: RuntimeError).
         """
-        path = os.fspath(rom_file)
+        path = _rom_path_arg(rom_file, "isSupportedROM")
         if not os.path.exists(path):
             raise InvalidArgument(f"ROM file doesn't exist: {path}")
         try:
@@ -345,30 +354,44 @@ class ConsoleView:
 
     @staticmethod
     def setLoggerMode(mode) -> None:  # noqa: N802
-        """ALE ``setLoggerMode``: accepted and ignored (cule logs nothing)."""
+        """ALE ``setLoggerMode`` (static): an ``ale_py.LoggerMode`` is accepted and
+        ignored (cule logs nothing).
+
+        Raises:
+            TypeError: ``mode`` is not an ``ale_py.LoggerMode`` (as ale-py).
+        """
+        from ale_py import LoggerMode
+
+        if not isinstance(mode, LoggerMode):
+            raise TypeError(f"setLoggerMode(): mode must be an ale_py.LoggerMode, got "
+                            f"{type(mode).__name__} {mode!r}")
 
     def _plan_load(self, rom_file) -> dict:
         """What ``loadROM(rom_file)`` would load, from the settings; raises ValueError
         (InvalidArgument) without changing anything when it cannot."""
         s = self._settings
-        path = os.fspath(rom_file) if rom_file is not None else ""
-        if path == "":
-            path = s.get_string("rom_file")
-        if not path or not os.path.isfile(path):
+        path = _rom_path_arg(rom_file, "loadROM")
+        if path == "":   # ALE: OSystem::createConsole reloads its last ROM file
+            path = self._env._loaded_rom_path
+        if not os.path.exists(path):
             raise InvalidArgument(f"ROM file {path!r} not found")
+        if os.path.isdir(path):
+            raise InvalidArgument(f"ROM file {path!r} is a directory")
         with _invalid_argument():
             rom = load_rom(path)
-        unsupported = [name for name, bad in (
-            ("truncate_on_loss_of_life", s.get_bool("truncate_on_loss_of_life")),
-            ("color_averaging", s.get_bool("color_averaging")),
-            ("display_screen", s.get_bool("display_screen")),
-            ("sound", s.get_bool("sound")),
-            ("record_screen_dir", s.get_string("record_screen_dir") != ""),
-            ("cpu", s.get_string("cpu") != "low"),
-            ("system_random_seed", s.get_int("system_random_seed") != 4753849)) if bad]
+        getters = {bool: ("getBool", "setBool"), str: ("getString", "setString"), int: ("getInt", "setInt")}
+        unsupported = []
+        for key, default in _LOAD_ONLY_DEFAULTS.items():
+            get, set_ = getters[type(default)]
+            if getattr(self, get)(key) != default:
+                unsupported.append((key, f"{set_}({key!r}, {default!r})"))
         if unsupported:
-            raise InvalidArgument(f"cule does not emulate the ALE setting(s) {', '.join(unsupported)} as set; "
-                                  f"loadROM changed nothing")
+            raise InvalidArgument(
+                f"cule does not emulate the ALE setting(s) {', '.join(k for k, _ in unsupported)} as set; "
+                f"loadROM changed nothing (ALE's defaults: {'; '.join(c for _, c in unsupported)})")
+        if s.get_int("frame_skip") < 0:
+            raise InvalidArgument(f"frame_skip {s.get_int('frame_skip')} is negative: ALE 0.12.1 keeps it "
+                                  f"unsigned, so its act would not return; loadROM changed nothing")
         p = s.get_float("repeat_action_probability")
         p = 0.0 if p < 0.0 else p if p <= 1.0 else 1.0   # NaN and p > 1: always sticky, as 1
         seed = s.get_int("random_seed")
@@ -386,6 +409,23 @@ class ConsoleView:
                              PADDLE_MAX if paddle_max == -1 else paddle_max),
             "sound": s.get_bool("sound_obs"),
         }
+
+
+# The settings loadROM refuses unless they hold ALE's defaults (features cule does not
+# emulate), with those defaults.
+_LOAD_ONLY_DEFAULTS = {
+    "truncate_on_loss_of_life": False, "color_averaging": False, "display_screen": False,
+    "sound": False, "record_screen_dir": "", "cpu": "low", "system_random_seed": 4753849,
+}
+
+
+def _rom_path_arg(rom_file, method: str) -> str:
+    """A ROM path argument as text (str, bytes or os.PathLike, as ale-py's path
+    overloads take); TypeError for anything else."""
+    if not isinstance(rom_file, (str, bytes, os.PathLike)):
+        raise TypeError(f"{method}(): rom_file must be a str, bytes or os.PathLike path, got "
+                        f"{type(rom_file).__name__} {rom_file!r}")
+    return os.fsdecode(rom_file)
 
 
 def _actions(ids) -> list:
@@ -528,6 +568,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         self._action_set = [int(a) for a in self.atari.action_set.tolist()]
         self._act = np.zeros(1, np.uint8)
         self._rom_path = self.atari.rom.path
+        self._loaded_rom_path = self._rom_path   # ALE OSystem romFile: what loadROM("") reloads
         # ALE's frame_skip and reward clipping of the loaded console (loadROM sets them).
         self._ale_frame_skip = 1
         self._reward_clip = None
@@ -717,6 +758,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         self._ale_frame_skip = plan["frame_skip"]
         self._reward_clip = plan["reward_clip"]
         self._sticky_strength[0] = _vector.initial_paddle_strength   # a new ALE environment
+        self._loaded_rom_path = plan["path"]
         settings = self.ale._settings
         settings.set_string("rom_file", plan["path"])
         if rom.game in _PADDLE_MAX_OVERRIDE:   # RomSettings::modifyEnvironmentSettings

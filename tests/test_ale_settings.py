@@ -261,3 +261,47 @@ def test_is_supported_rom_matches_ale_py(tmp_path):
     with pytest.raises(ValueError, match="doesn't exist"):
         env.ale.isSupportedROM(tmp_path / "missing.bin")
     env.ale.setLoggerMode(ale_py.LoggerMode.Error)
+
+
+def test_load_rom_paths_and_argument_types_match_ale_py(tmp_path):
+    # loadROM("") reloads the ROM loaded last (ALE's OSystem romFile), not what the
+    # rom_file setting says; bytes paths load; None, non-str keys and a LoggerMode of
+    # another type are TypeErrors; isSupportedROM is static, as in ale-py.
+    ref = gym.make("ALE/Breakout-v5").unwrapped
+    env = gym.make("cule/Breakout-v5").unwrapped
+    ref.reset(seed=4)
+    env.reset(seed=4)
+    pong, breakout = str(ale_py.roms.get_rom_path("pong")), str(ale_py.roms.get_rom_path("breakout"))
+    both(ref, env, "setString", "rom_file", pong)
+    both(ref, env, "loadROM", "")
+    for x in (ref, env):
+        assert x.ale.lives() == 5 and x.ale.getString("rom_file") == breakout
+    both(ref, env, "setString", "rom_file", "")
+    both(ref, env, "loadROM", "")
+    assert env.ale.getString("rom_file") == ref.ale.getString("rom_file") == breakout
+    both(ref, env, "loadROM", pong.encode())
+    assert env.ale.getString("rom_file") == ref.ale.getString("rom_file") == pong
+    both(ref, env, "loadROM", "")   # now pong again
+    assert env.ale.getMinimalActionSet() == ref.ale.getMinimalActionSet()
+    lockstep(ref, env, 200, np.random.default_rng(2))
+    calls = [("loadROM", None), ("loadROM", 5), ("getInt", None), ("getFloat", 3), ("getBool", b"frame_skip"),
+             ("getString", 1.5), ("setLoggerMode", 7), ("setLoggerMode", "Error"), ("isSupportedROM", None)]
+    for method, arg in calls:
+        for x in (ref, env):
+            with pytest.raises(TypeError):
+                getattr(x.ale, method)(arg)
+    assert type(env.ale).isSupportedROM(pong) == type(ref.ale).isSupportedROM(pong) == "pong"
+    type(env.ale).setLoggerMode(ale_py.LoggerMode.Warning)
+    # cule's clear errors where ALE exits the process or never returns: a directory, and
+    # a negative frame_skip (ALE keeps it in a size_t); nothing changes.
+    before = (env.ale.getRAM(), env.ale.getFrameNumber(), env.atari)
+    with pytest.raises(ValueError, match="is a directory"):
+        env.ale.loadROM(tmp_path)
+    env.ale.setInt("frame_skip", -1)
+    with pytest.raises(ValueError, match="frame_skip -1 is negative"):
+        env.ale.loadROM("")
+    with pytest.raises(ValueError, match=r"setBool\('color_averaging', False\)"):
+        env.ale.setBool("color_averaging", True)
+        env.ale.loadROM("")
+    assert np.array_equal(env.ale.getRAM(), before[0]) and env.ale.getFrameNumber() == before[1]
+    assert env.atari is before[2]
