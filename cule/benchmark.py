@@ -165,6 +165,7 @@ def _make_gym_env(env_id, pipeline):
     """One Gymnasium env for the gym-async backend (top level so workers can unpickle it)."""
     import ale_py
     import gymnasium as gym
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)   # no banner from the workers
     gym.register_envs(ale_py)
     if not pipeline:
         return gym.make(env_id, frameskip=1, obs_type="ram")
@@ -331,8 +332,8 @@ def parse_args(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out-dir", default="benchmark_results")
     ap.add_argument("--quick", action="store_true",
-                    help="a smoke preset: pong, envs 1/16/64 (gym-async: 1/2), short windows "
-                         "(< 2 minutes on 2 cores)")
+                    help="a smoke preset: pong, envs 1/16/64 (gym-async: 1 only, as it is "
+                         "capped at 2 envs), short windows (< 2 minutes on 2 cores)")
     args = ap.parse_args(argv)
     for b in args.backends:
         if b not in BACKENDS:
