@@ -620,6 +620,12 @@ def train(args, ckpt=None):
                                 timeout=datetime.timedelta(hours=2))
     if args.torch_threads > 0:
         torch.set_num_threads(args.torch_threads)
+    elif device.type == "cpu" and hasattr(os, "getloadavg") and local_rank == 0:
+        # torch's threads (one per core) wait on each other when the cores are busy.
+        load, cores = os.getloadavg()[0], os.cpu_count() or 1
+        if load > 0.5 * cores:
+            print(f"note: this machine is busy (1-minute load {load:.1f} on {cores} cores); "
+                  f"--torch-threads 1 may train several times faster", file=sys.stderr)
     torch.backends.cudnn.deterministic = args.torch_deterministic
     torch.backends.cudnn.benchmark = not args.torch_deterministic
     cuda = device.type == "cuda"
