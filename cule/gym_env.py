@@ -379,18 +379,19 @@ class ConsoleView:
             raise InvalidArgument(f"ROM file {path!r} is a directory")
         with _invalid_argument():
             rom = load_rom(path)
-        getters = {bool: ("getBool", "setBool"), str: ("getString", "setString"), int: ("getInt", "setInt")}
+        readers = {bool: (s.get_bool, "setBool"), str: (s.get_string, "setString"), int: (s.get_int, "setInt")}
         unsupported = []
         for key, default in _LOAD_ONLY_DEFAULTS.items():
-            get, set_ = getters[type(default)]
-            if getattr(self, get)(key) != default:
-                unsupported.append((key, f"{set_}({key!r}, {default!r})"))
+            get, setter = readers[type(default)]
+            if get(key) != default:
+                unsupported.append((key, f"{setter}({key!r}, {default!r})"))
         if unsupported:
             raise InvalidArgument(
                 f"cule does not emulate the ALE setting(s) {', '.join(k for k, _ in unsupported)} as set; "
                 f"loadROM changed nothing (ALE's defaults: {'; '.join(c for _, c in unsupported)})")
-        if s.get_int("frame_skip") < 0:
-            raise InvalidArgument(f"frame_skip {s.get_int('frame_skip')} is negative: ALE 0.12.1 keeps it "
+        frame_skip = s.get_int("frame_skip")
+        if frame_skip < 0:
+            raise InvalidArgument(f"frame_skip {frame_skip} is negative: ALE 0.12.1 keeps it "
                                   f"unsigned, so its act would not return; loadROM changed nothing")
         p = s.get_float("repeat_action_probability")
         p = 0.0 if p < 0.0 else p if p <= 1.0 else 1.0   # NaN and p > 1: always sticky, as 1
@@ -402,7 +403,7 @@ class ConsoleView:
         return {
             "path": path, "rom": rom, "seed": seed % 2**32,
             "repeat_action_probability": p,
-            "frame_skip": max(1, s.get_int("frame_skip")),
+            "frame_skip": max(1, frame_skip),
             "max_num_frames_per_episode": max(0, s.get_int("max_num_frames_per_episode")),
             "reward_clip": None if reward == (-2**31, 2**31 - 1) else reward,
             "paddle_range": (PADDLE_MIN if paddle_min == -1 else paddle_min,

@@ -300,8 +300,8 @@ def test_load_rom_paths_and_argument_types_match_ale_py(tmp_path):
     env.ale.setInt("frame_skip", -1)
     with pytest.raises(ValueError, match="frame_skip -1 is negative"):
         env.ale.loadROM("")
+    env.ale.setBool("color_averaging", True)
     with pytest.raises(ValueError, match=r"setBool\('color_averaging', False\)"):
-        env.ale.setBool("color_averaging", True)
         env.ale.loadROM("")
     assert np.array_equal(env.ale.getRAM(), before[0]) and env.ale.getFrameNumber() == before[1]
     assert env.atari is before[2]
