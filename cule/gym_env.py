@@ -23,6 +23,7 @@ from gymnasium.utils import seeding
 from . import _core, _vector
 from .ale_settings import AleSettings
 from .atari import Atari
+from .human_render import HumanDisplay
 from ._rom_table import ROMS
 from .roms import PADDLE_MAX, PADDLE_MIN, _PADDLE_MAX_OVERRIDE, identify, load_rom
 from .vector_env import CONTINUOUS_ACTION_TABLE, InvalidArgument, _is_int
@@ -307,7 +308,10 @@ class ConsoleView:
         - ``reward_min`` / ``reward_max`` (each act's reward clamped);
         - ``paddle_min`` / ``paddle_max`` (-1: ALE's 27450 / 790196; backgammon and
           blackjack set their own ``paddle_max`` first, as their RomSettings do);
-        - ``sound_obs``.
+        - ``sound_obs``;
+        - ``display_screen``: a window shows the game from then on (see
+          ``cule.human_render``; ``render_mode="human"`` sets it, as in ale-py); False
+          closes it.  ``sound`` (ALE plays the sound) is accepted; cule plays none.
 
         ``rom_file`` (a str, bytes or ``os.PathLike`` path) then names the file.  The
         env's action set, spaces, ``mode`` and ``difficulty`` stay as they were, as in
@@ -321,9 +325,11 @@ class ConsoleView:
                 (ALE exits the process); ``frame_skip`` is negative (ALE 0.12.1 keeps it
                 unsigned, so its ``act`` would not return); or a setting asks for what
                 cule does not emulate: ``truncate_on_loss_of_life``, ``color_averaging``,
-                ``display_screen``, ``sound`` (a sound device), ``record_screen_dir``,
-                ``cpu`` other than ``low``, ``system_random_seed`` other than 4753849
-                (the message names the default to set back).  Nothing is changed.
+                ``record_screen_dir``, ``cpu`` other than ``low``, ``system_random_seed``
+                other than 4753849 (the message names the default to set back).  Nothing
+                is changed.
+            gymnasium.error.Error: ``display_screen`` is set and no window can be
+                opened (no display, or pygame missing).  Nothing is changed.
         """
         self._env._apply_load(self._plan_load(rom_file))
 
@@ -409,14 +415,15 @@ class ConsoleView:
             "paddle_range": (PADDLE_MIN if paddle_min == -1 else paddle_min,
                              PADDLE_MAX if paddle_max == -1 else paddle_max),
             "sound": s.get_bool("sound_obs"),
+            "display": s.get_bool("display_screen"),
         }
 
 
 # The settings loadROM refuses unless they hold ALE's defaults (features cule does not
 # emulate), with those defaults.
 _LOAD_ONLY_DEFAULTS = {
-    "truncate_on_loss_of_life": False, "color_averaging": False, "display_screen": False,
-    "sound": False, "record_screen_dir": "", "cpu": "low", "system_random_seed": 4753849,
+    "truncate_on_loss_of_life": False, "color_averaging": False, "record_screen_dir": "", "cpu": "low",
+    "system_random_seed": 4753849,
 }
 
 
@@ -477,8 +484,12 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             fire past ``continuous_action_threshold`` pick one of the 18 ALE actions
             (the full action space is used), the radius is the paddle strength.
         max_num_frames_per_episode: truncate after this many frames (None: never).
-        render_mode: None or ``"rgb_array"`` (``render()`` returns the RGB screen).
-            ``"human"`` is not supported.
+        render_mode: None, ``"rgb_array"`` (``render()`` returns the RGB screen) or
+            ``"human"``: a window shows every frame ALE's act emulates, at the console's
+            frame rate (60 frames/s NTSC, 50 PAL), as ale-py's ``display_screen`` does;
+            ``render()`` returns None.  Results are the same in every mode.  It needs a
+            display (or ``SDL_VIDEODRIVER=dummy``); see ``cule.human_render`` for what it
+            does and where it differs from ALE (pacing, closing the window, no sound).
         sound_obs: observations are dicts ``{"image": <the obs_type observation>,
             "sound": uint8 [512]}``, the sound being ALE's ``getAudio`` after the step's
             last frame (see ``cule.Atari``'s ``sound``), as ale-py's.
@@ -496,7 +507,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         gymnasium.error.Error (InvalidArgument, also a ValueError) for bad arguments.
     """
 
-    metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}   # ale-py 0.12.1's
 
     def __init__(
         self,
@@ -527,8 +538,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                                       "bound.")
             if frameskip[0] <= 0:
                 raise InvalidArgument("Invalid stochastic frameskip, lower bound must be positive.")
-        if render_mode is not None and render_mode not in {"rgb_array"}:
-            raise InvalidArgument(f"Render mode {render_mode} not supported (rgb_array).")
+        if render_mode is not None and render_mode not in {"rgb_array", "human"}:
+            raise InvalidArgument(f"Render mode {render_mode} not supported (rgb_array, human).")
         if max_num_frames_per_episode is not None and (not _is_int(max_num_frames_per_episode)
                                                        or max_num_frames_per_episode < 0):
             raise InvalidArgument(f"max_num_frames_per_episode must be None or an integer >= 0, "
@@ -573,11 +584,15 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         # ALE's frame_skip and reward clipping of the loaded console (loadROM sets them).
         self._ale_frame_skip = 1
         self._reward_clip = None
+        self._display = None   # the window of display_screen (render_mode="human")
         self.ale = ConsoleView(self)
         # The settings ale-py's AtariEnv makes before its first loadROM.
         self.ale.setFloat("repeat_action_probability", self.atari.repeat_action_probability)
         if max_num_frames_per_episode is not None:
             self.ale.setInt("max_num_frames_per_episode", int(max_num_frames_per_episode))
+        if render_mode == "human":   # loadROM opens the window
+            self.ale.setBool("display_screen", True)
+            self.ale.setBool("sound", True)
         self.ale.setBool("sound_obs", self.sound_obs)
 
         self.seed_game()
@@ -669,10 +684,22 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         """ALE's act (ALE action id, paddle strength; ALE's frame_skip frames each)
         repeated `acts` times, as ale-py's step loop does; returns the summed reward."""
         frame_skip, clip = self._ale_frame_skip, self._reward_clip
-        if acts > 1 and (self.atari.sound or frame_skip > 1 or clip is not None):
+        shown = self._display is not None and self._display.is_open
+        if acts > 1 and (self.atari.sound or frame_skip > 1 or clip is not None or shown):
             # ALE makes audio and clamps the reward at the end of each act.
             return sum(self._act_ale(action, strength, 1) for _ in range(acts))
-        reward = self._act_frames(action, strength, acts * frame_skip)
+        if shown and not (self.atari.sound and frame_skip > 1):
+            # ALE's act shows the screen before each frame it emulates.  (With sound and
+            # ALE's frame_skip above 1, once per act: ALE makes the act's audio from all
+            # of its frames at once, which frame-by-frame acts would not.)
+            reward = 0
+            for _ in range(frame_skip):
+                self._display.show(self.atari.screen_rgb()[0].numpy())
+                reward += self._act_frames(action, strength, 1)
+        else:
+            if shown:
+                self._display.show(self.atari.screen_rgb()[0].numpy())
+            reward = self._act_frames(action, strength, acts * frame_skip)
         if clip is not None:
             # std::clamp(reward, reward_min, reward_max) as libstdc++ computes it (also
             # when reward_min > reward_max): min(max(reward, low), high).
@@ -722,10 +749,22 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                                                frameskip))
 
     def render(self):
-        """The RGB screen (uint8 [H, W, 3]) with ``render_mode="rgb_array"``."""
+        """The RGB screen (uint8 [H, W, 3]) with ``render_mode="rgb_array"``; None with
+        ``"human"`` (the window is drawn while the env acts), as ale-py.
+
+        Raises:
+            gymnasium.error.Error: render_mode is None.
+        """
         if self.render_mode == "rgb_array":
             return self.atari.screen_rgb()[0].numpy()
-        raise error.Error(f"Invalid render mode `{self.render_mode}`. Supported modes: `rgb_array`.")
+        if self.render_mode == "human":
+            return None
+        raise error.Error(f"Invalid render mode `{self.render_mode}`. Supported modes: `human`, `rgb_array`.")
+
+    def close(self) -> None:
+        """Closes the window of ``render_mode="human"`` (the env itself stays usable)."""
+        if getattr(self, "_display", None) is not None:
+            self._display.close()
 
     def _get_obs(self):
         if self._obs_type == "ram":
@@ -751,6 +790,18 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                               full_action_space=atari.full_action_space,
                               max_num_frames_per_episode=plan["max_num_frames_per_episode"], seed=0,
                               num_threads=1, sound=plan["sound"], _paddle_range=plan["paddle_range"])
+        # ALE's OSystem makes a new screen at each load: a window iff display_screen,
+        # paced at the new console's frame rate.
+        display = self._display if self._display is not None and self._display.is_open else None
+        frame_rate = 50 if rom.info["display"] == "PAL" else 60   # ALE Console::getFrameRate
+        if plan["display"] and display is None:
+            display = HumanDisplay(frame_rate)   # may raise: nothing has changed yet
+        elif display is not None and not plan["display"]:
+            display.close()
+            display = None
+        if display is not None:
+            display.max_fps = display.fps = frame_rate
+        self._display = display if display is not None else self._display
         atari.frameskip = plan["frame_skip"]
         atari.repeat_action_probability = plan["repeat_action_probability"]
         atari.max_num_frames_per_episode = plan["max_num_frames_per_episode"]

@@ -227,7 +227,7 @@ def test_load_rom_refuses_what_cule_cannot_load(tmp_path):
         unchanged()
     for method, key, value in (("setBool", "truncate_on_loss_of_life", True), ("setBool", "color_averaging", True),
                                ("setString", "record_screen_dir", str(tmp_path)), ("setString", "cpu", "high"),
-                               ("setInt", "system_random_seed", 1), ("setBool", "display_screen", True)):
+                               ("setInt", "system_random_seed", 1)):
         getattr(env.ale, method)(key, value)
         with pytest.raises(ValueError, match=key):
             env.ale.loadROM(env.ale.getString("rom_file"))

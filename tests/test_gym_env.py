@@ -331,7 +331,7 @@ def test_render_without_mode_raises():
 
 def test_bad_arguments_and_actions():
     for kw in [dict(obs_type="depth"), dict(frameskip=0), dict(frameskip=(5, 2)), dict(frameskip=2.0),
-               dict(render_mode="human"), dict(mode=3), dict(difficulty=9), dict(sound_obs=1),
+               dict(render_mode="ansi"), dict(mode=3), dict(difficulty=9), dict(sound_obs=1),
                dict(max_num_frames_per_episode=-1)]:
         with pytest.raises(gym.error.Error):
             cule.AtariEnv("pong", **kw)
