@@ -8,6 +8,7 @@ from .atari import Atari
 from .roms import list_games, load_rom
 from .vector_env import AtariVectorEnv
 from .gym_env import AtariEnv
+from .ale_interface import ALEInterface
 from .registration import register_v0_v4_envs as _register_v0_v4_envs
 from .registration import register_v5_envs as _register_v5_envs
 
@@ -37,4 +38,4 @@ def build_info() -> dict:
     }
 
 
-__all__ = ["Atari", "AtariEnv", "AtariVectorEnv", "build_info", "list_games", "load_rom", "__version__"]
+__all__ = ["ALEInterface", "Atari", "AtariEnv", "AtariVectorEnv", "build_info", "list_games", "load_rom", "__version__"]

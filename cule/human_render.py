@@ -83,12 +83,12 @@ class HumanDisplay:
             pygame.display.init()
             sizes = pygame.display.get_desktop_sizes() or [(WINDOW_WIDTH, WINDOW_HEIGHT)]
             s = scale_factor(*sizes[0])
-            if _current is not None:
-                _current._window = None   # pygame has one window: this env takes it over
             self._window = pygame.display.set_mode((WINDOW_WIDTH * s, WINDOW_HEIGHT * s))
         except pygame.error as e:
             raise error.Error(f'render_mode="human" could not open a window ({e}); without a display, '
                               f'set SDL_VIDEODRIVER=dummy or use render_mode="rgb_array"') from None
+        if _current is not None:
+            _current._window = None   # pygame has one window: this env takes it over
         pygame.display.set_caption(WINDOW_TITLE)
         self._clock = pygame.time.Clock()
         self._index = None   # (screen shape, window rows' screen rows, columns' columns)

@@ -174,3 +174,21 @@ def test_display_screen_setting_opens_and_closes_the_window_at_load_rom(monkeypa
     env.ale.loadROM(cule.roms.load_rom("adventure").path)     # a PAL console: 50 frames/s
     assert env._display.is_open and env._display.max_fps == 50
     env.close()
+
+
+def test_ale_interface_display_screen():
+    # ale-py: ALEInterface().setBool("display_screen", True) before loadROM shows the game.
+    ale = cule.ALEInterface()
+    ale.setBool("display_screen", True)
+    ale.setInt("random_seed", 4)
+    ale.loadROM(str(ale_py.roms.get_rom_path("breakout")))
+    ref = ale_py.ALEInterface()
+    ref.setInt("random_seed", 4)
+    ref.loadROM(str(ale_py.roms.get_rom_path("breakout")))
+    display = ale._console._display
+    for t in range(5):
+        before = ref.getScreenRGB()
+        assert ale.act(1) == ref.act(1)
+        assert display.frames_shown == t + 1 and _shows(display.window_pixels(), before)
+    np.testing.assert_array_equal(ale.getScreenRGB(), ref.getScreenRGB())
+    display.close()
