@@ -73,7 +73,10 @@ backend the observations necessarily come from host memory; with ``--amp``
 on CUDA, ``GradScaler.step`` reads one inf/nan flag per update).
 
 Outputs (``--log-dir``, default ``runs/<game>-<timestamp>``): ``progress.csv``,
-TensorBoard events, ``checkpoint.pt`` and ``learning_curve.png``.
+TensorBoard events, ``checkpoint.pt``, ``learning_curve.png`` and, with
+``--capture-video``, ``videos/eval-<frames>.mp4`` (each evaluation's first
+episode at 15 frames/s, one frame per agent step; a GIF where imageio-ffmpeg
+is not installed).
 ``progress.csv`` has one ``kind=train`` row per log interval (``return_mean``:
 mean game score of the last finished episode of each env, over all envs that
 finished one; ``episodes``: episodes finished since the previous row; losses
@@ -150,6 +153,13 @@ class TorchVectorEnv:
         done = (torch.as_tensor(terminated, device=self.device).bool()
                 | torch.as_tensor(truncated, device=self.device).bool())
         return obs, reward, done
+
+    def screen(self, i: int):
+        """Env ``i``'s full RGB screen, ``uint8 [H, W, 3]`` NumPy (a host copy), or
+        None with the ale backend (ale-py's vector env does not expose screens)."""
+        if self.backend != "cule":
+            return None
+        return self.env.screens()[i].cpu().numpy()
 
     def close(self):
         self.env.close()
@@ -332,7 +342,7 @@ def act(model, obs, amp_dtype=None, generator=None):
 
 
 @torch.no_grad()
-def evaluate(model, env: TorchVectorEnv, seed: int, amp_dtype=None):
+def evaluate(model, env: TorchVectorEnv, seed: int, amp_dtype=None, video=None):
     """Play one episode in each environment of ``env`` (reset with ``seed``).
 
     Returns ``(returns, lengths)``: lists of raw game scores and episode
@@ -340,9 +350,17 @@ def evaluate(model, env: TorchVectorEnv, seed: int, amp_dtype=None):
     at the env's frame cap (``max_num_frames_per_episode``).  Actions are
     sampled with a private generator seeded with ``seed``, so evaluating does
     not perturb the training random streams.
+
+    ``video``: a list to which env 0's RGB screens (``uint8 [H, W, 3]``) are
+    appended: the reset's and each agent step's but the last (whose screen,
+    with SAME_STEP autoreset, is the next episode's), so ``length / 4`` of
+    them; this reads env 0's done flag on the host every step.  None: no
+    screens.  Needs the cule backend.
     """
     generator = torch.Generator(device=env.device).manual_seed(seed)
     obs = env.reset(seed=seed)
+    if video is not None:
+        video.append(env.screen(0))
     n = env.num_envs
     ret = torch.zeros(n, device=env.device)
     length = torch.zeros(n, device=env.device)
@@ -351,6 +369,8 @@ def evaluate(model, env: TorchVectorEnv, seed: int, amp_dtype=None):
     while True:
         actions, _ = act(model, obs, amp_dtype, generator)
         obs, reward, done = env.step(actions)
+        if video is not None and not bool(finished[0]) and not bool(done[0]):
+            video.append(env.screen(0))   # (after a done, env 0 shows its next episode)
         running = ~finished
         ret += reward * running
         length += running * FRAMESKIP
@@ -467,6 +487,9 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
         help="frame cap of an evaluation episode")
     add("--save-interval", default=1_000_000, type=int, help="frames between checkpoints")
     add("--resume", default=None, help="checkpoint file or log dir to continue from")
+    add("--capture-video", default=False, action="store_true",
+        help="at each evaluation write the first episode as a video, "
+             "<log-dir>/videos/eval-<frames>.mp4 (a GIF without imageio-ffmpeg); cule backend only")
     return p
 
 
@@ -493,7 +516,8 @@ def parse_args(argv=None):
         if "game" in explicit and rom_id(explicit["game"]) != rom_id(ckpt["args"]["game"]):
             raise SystemExit(f"--game {explicit['game']} differs from the checkpoint's "
                              f"{ckpt['args']['game']}")
-        merged = dict(ckpt["args"])
+        merged = vars(build_parser().parse_args([]))   # flags newer than the checkpoint
+        merged.update(ckpt["args"])
         merged.update(explicit)
         merged["resume"] = path
         if "log_dir" not in explicit:
@@ -512,6 +536,9 @@ def check_args(args) -> None:
         pass   # the ale backend checks the game itself
     except ValueError as e:
         raise SystemExit(f"--game {args.game}: {e}") from None
+    if args.capture_video and (args.env_backend == "ale" or _cule_env_class() is None):
+        raise SystemExit("--capture-video needs the cule backend (ale-py's vector env does not expose its "
+                         "screens); drop --env-backend ale or --capture-video")
     if args.device:
         try:
             dev = torch.device(args.device)
@@ -543,6 +570,23 @@ def open_csv(path: str, resume_frames: int | None):
         w.writeheader()
         f.flush()
     return f, w
+
+
+def write_video(path: str, frames: list, fps: int) -> str:
+    """Write ``frames`` (``uint8 [H, W, 3]``) to ``path`` with imageio: an MP4 when
+    imageio-ffmpeg is installed, else a GIF next to it.  Returns the path written."""
+    import imageio.v2 as imageio
+
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    try:
+        import imageio_ffmpeg  # noqa: F401
+    except ImportError:
+        path = os.path.splitext(path)[0] + ".gif"
+    if path.endswith(".mp4"):
+        imageio.mimwrite(path, frames, fps=fps, macro_block_size=1)
+    else:
+        imageio.mimwrite(path, frames, duration=1000 / fps, loop=0)
+    return path
 
 
 def plot_learning_curve(csv_path: str, png_path: str, title: str = ""):
@@ -721,7 +765,11 @@ def train(args, ckpt=None):
                                 max_num_frames_per_episode=min(args.eval_max_frames,
                                                                MAX_EPISODE_FRAMES))
         seed = (10**6 + args.seed * 100_003 + frames // FRAMESKIP) % 2**30
-        returns, lengths = evaluate(model, eval_env, seed, amp_dtype)
+        video = [] if args.capture_video else None
+        returns, lengths = evaluate(model, eval_env, seed, amp_dtype, video)
+        if video:
+            write_video(os.path.join(args.log_dir, "videos", f"eval-{frames:012d}.mp4"), video,
+                        fps=60 // FRAMESKIP)
         row = {"kind": "eval", "frames": frames, "updates": updates,
                "time_s": round(time.time() - start_time + time_offset, 2),
                "return_mean": float(np.mean(returns)), "return_std": float(np.std(returns)),

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 import torch
 
@@ -107,6 +108,50 @@ def test_make_env_torch_outputs():
     obs, reward, done = env.step(torch.zeros(2, dtype=torch.long))
     assert reward.dtype == torch.float32 and done.dtype == torch.bool and reward.shape == (2,)
     env.close()
+
+
+@needs_ale
+def test_evaluate_captures_env0_episode():
+    # --capture-video's frames: env 0's RGB screen at the reset (ALE's pong screen after
+    # loadROM, whatever the seed) and after each agent step of its episode but the last.
+    import ale_py
+
+    env = agent.make_env("pong", 2, "cpu", seed=0, backend="cule", repeat_action_probability=0.25, noop_max=0,
+                         use_fire_reset=False, max_num_frames_per_episode=360)
+    model = agent.NatureCNN(env.num_actions)
+    video = []
+    returns, lengths = agent.evaluate(model, env, seed=11, video=video)
+    env.close()
+    assert lengths[0] == 360 and len(video) == 360 // agent.FRAMESKIP
+    ale = ale_py.ALEInterface()
+    ale.loadROM(str(ale_py.roms.get_rom_path("pong")))
+    assert all(f.shape == (210, 160, 3) and f.dtype == np.uint8 for f in video)
+    np.testing.assert_array_equal(video[0], ale.getScreenRGB())
+    assert not np.array_equal(video[0], video[-1])
+    # The ale backend has no screens: the CLI refuses the flag before training.
+    assert agent.make_env("pong", 1, "cpu", seed=0, backend="ale", num_threads=1).screen(0) is None
+
+
+@needs_ale
+def test_capture_video_cli(tmp_path):
+    import imageio.v3 as iio
+    import ale_py
+
+    log_dir = tmp_path / "run"
+    _run([sys.executable, SCRIPT, *TINY, "--total-frames", "1000", "--log-dir", str(log_dir), "--capture-video"],
+         cwd=str(tmp_path))
+    evals = [r for r in _rows(str(log_dir)) if r["kind"] == "eval"]
+    videos = sorted(os.listdir(log_dir / "videos"))
+    assert videos == [f"eval-{int(r['frames']):012d}" + os.path.splitext(videos[0])[1] for r in evals]
+    first = iio.imread(log_dir / "videos" / videos[0], index=0)[..., :3]
+    ale = ale_py.ALEInterface()
+    ale.loadROM(str(ale_py.roms.get_rom_path("pong")))
+    np.testing.assert_array_equal(first, ale.getScreenRGB())
+    proc = subprocess.run([sys.executable, SCRIPT, "--env-backend", "ale", "--capture-video", "--device", "cpu",
+                           "--log-dir", str(tmp_path / "ale")], env=_env(), capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode != 0 and "--capture-video needs the cule backend" in proc.stderr
+    assert "Traceback" not in proc.stderr and not (tmp_path / "ale").exists()
 
 
 # ---------------------------------------------------------------------------
