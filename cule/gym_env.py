@@ -60,6 +60,7 @@ class ConsoleView:
     def __init__(self, env: "AtariEnv"):
         self._env = env
         self._settings = AleSettings()
+        self._display_requested = False   # setBool("display_screen", True) since the last window opened
 
     @property
     def _atari(self) -> Atari:
@@ -284,6 +285,8 @@ class ConsoleView:
         """
         with _invalid_argument():
             self._settings.set_bool(key, value)
+        if key == "display_screen":
+            self._display_requested = bool(value)
 
     def setString(self, key: str, value: str) -> None:  # noqa: N802
         """ALE ``setString``: stored only; ``loadROM`` reads it.
@@ -311,7 +314,8 @@ class ConsoleView:
         - ``sound_obs``;
         - ``display_screen``: a window shows the game from then on (see
           ``cule.human_render``; ``render_mode="human"`` sets it, as in ale-py); False
-          closes it.  ``sound`` (ALE plays the sound) is accepted; cule plays none.
+          closes it.  A window closed since (by the user, ``close()`` or a newer env)
+          opens again only once ``setBool("display_screen", True)`` is called.  ``sound`` (ALE plays the sound) is accepted; cule plays none.
 
         ``rom_file`` (a str, bytes or ``os.PathLike`` path) then names the file.  The
         env's action set, spaces, ``mode`` and ``difficulty`` stay as they were, as in
@@ -489,7 +493,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             frame rate (60 frames/s NTSC, 50 PAL), as ale-py's ``display_screen`` does;
             ``render()`` returns None.  Results are the same in every mode.  It needs a
             display (or ``SDL_VIDEODRIVER=dummy``); see ``cule.human_render`` for what it
-            does and where it differs from ALE (pacing, closing the window, no sound).
+            does and where it differs from ALE (pacing, closing the window, no sound, one
+            window per process).
         sound_obs: observations are dicts ``{"image": <the obs_type observation>,
             "sound": uint8 [512]}``, the sound being ALE's ``getAudio`` after the step's
             last frame (see ``cule.Atari``'s ``sound``), as ale-py's.
@@ -689,16 +694,17 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             # ALE makes audio and clamps the reward at the end of each act.
             return sum(self._act_ale(action, strength, 1) for _ in range(acts))
         if shown and not (self.atari.sound and frame_skip > 1):
-            # ALE's act shows the screen before each frame it emulates.  (With sound and
-            # ALE's frame_skip above 1, once per act: ALE makes the act's audio from all
-            # of its frames at once, which frame-by-frame acts would not.)
+            # ALE's act shows the screen before each frame it emulates.
             reward = 0
             for _ in range(frame_skip):
                 self._display.show(self.atari.screen_rgb()[0].numpy())
                 reward += self._act_frames(action, strength, 1)
         else:
             if shown:
-                self._display.show(self.atari.screen_rgb()[0].numpy())
+                # With sound_obs and ALE's frame_skip above 1, once per act, paced for
+                # all of its frames: ALE makes the act's audio from all of its frames at
+                # once, which frame-by-frame acts would not.
+                self._display.show(self.atari.screen_rgb()[0].numpy(), frames=frame_skip)
             reward = self._act_frames(action, strength, acts * frame_skip)
         if clip is not None:
             # std::clamp(reward, reward_min, reward_max) as libstdc++ computes it (also
@@ -791,11 +797,24 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                               max_num_frames_per_episode=plan["max_num_frames_per_episode"], seed=0,
                               num_threads=1, sound=plan["sound"], _paddle_range=plan["paddle_range"])
         # ALE's OSystem makes a new screen at each load: a window iff display_screen,
-        # paced at the new console's frame rate.
+        # paced at the new console's frame rate.  A window that was closed (by the user,
+        # close(), or a newer env taking it over) stays closed until display_screen is
+        # set again.
         display = self._display if self._display is not None and self._display.is_open else None
         frame_rate = 50 if rom.info["display"] == "PAL" else 60   # ALE Console::getFrameRate
-        if plan["display"] and display is None:
-            display = HumanDisplay(frame_rate)   # may raise: nothing has changed yet
+        if plan["display"] and display is None and (self._display is None or self.ale._display_requested):
+            try:
+                display = HumanDisplay(frame_rate)   # may raise: nothing has changed yet
+            except error.DependencyNotInstalled:
+                raise
+            except error.Error as e:
+                if self.render_mode == "human":
+                    advice = 'without a display, set SDL_VIDEODRIVER=dummy or use render_mode="rgb_array"'
+                else:
+                    advice = ("the setting display_screen asks for it: ale.setBool('display_screen', False) "
+                              "loads without one; without a display, SDL_VIDEODRIVER=dummy runs headless")
+                raise error.Error(f"{e}; {advice}") from None
+            self.ale._display_requested = False
         elif display is not None and not plan["display"]:
             display.close()
             display = None

@@ -19,12 +19,19 @@ What cule does differently, on purpose:
   delay), so pong runs at about 120 frames/s in ale-py 0.12.1 (30 agent steps of 4
   frames took 1.01 s, measured 2026-12-02 with SDL's dummy video driver).  cule paces
   to the console's frame rate, as ALE's documentation says: the game runs in real time.
-- Closing the window closes it and the env goes on, unshown and unpaced; ALE ends the
-  process (``std::exit(0)``).
+- Closing the window (or ``env.close()``) closes it and the env goes on, unshown and
+  unpaced; ALE ends the process (``std::exit(0)``).  A later ``loadROM`` (the env's
+  ``reset(seed=...)``) opens no new window unless ``display_screen`` is set again.
 - No sound is played (ALE plays the TIA's sound through SDL); ``sound_obs`` still
   returns it.
-- pygame (SDL 2) draws the window.  It has one window per process: the newest env in
-  human mode takes it over, and an older one stops showing frames.
+- With ``sound_obs`` and ALE's own ``frame_skip`` above 1 (set with ``setInt`` and
+  ``loadROM``; ale-py's env keeps it at 1), the screen is shown once per ALE act, at the
+  pace of all its frames: ALE makes the act's audio from all its frames at once, which
+  cule's frame-by-frame acts would not.
+- pygame (SDL 2) draws the window.  It has one window per process: the newest env that
+  opens one takes it over (a copy of an env, each env of a sync vector env in turn), and
+  the older one goes on unshown and unpaced.  ale-py opens a window per env.
+- ``metadata["render_fps"]`` is 30, ale-py's value, whatever the window's pace.
 """
 from __future__ import annotations
 
@@ -70,8 +77,8 @@ class HumanDisplay:
 
     Raises:
         gymnasium.error.DependencyNotInstalled: pygame is missing.
-        gymnasium.error.Error: no window can be opened (no display; set
-            ``SDL_VIDEODRIVER=dummy`` to run headless).
+        gymnasium.error.Error: no window can be opened (no display; SDL's dummy video
+            driver, ``SDL_VIDEODRIVER=dummy``, runs without one).
     """
 
     def __init__(self, frame_rate: int):
@@ -85,8 +92,7 @@ class HumanDisplay:
             s = scale_factor(*sizes[0])
             self._window = pygame.display.set_mode((WINDOW_WIDTH * s, WINDOW_HEIGHT * s))
         except pygame.error as e:
-            raise error.Error(f'render_mode="human" could not open a window ({e}); without a display, '
-                              f'set SDL_VIDEODRIVER=dummy or use render_mode="rgb_array"') from None
+            raise error.Error(f"could not open a window ({e})") from None
         if _current is not None:
             _current._window = None   # pygame has one window: this env takes it over
         pygame.display.set_caption(WINDOW_TITLE)
@@ -100,10 +106,11 @@ class HumanDisplay:
         """False once the window was closed (by the user, ``close``, or a newer env)."""
         return self._window is not None
 
-    def show(self, rgb: np.ndarray) -> None:
+    def show(self, rgb: np.ndarray, frames: int = 1) -> None:
         """Shows one frame (uint8 [H, W, 3], RGB), stretched to the window, then waits
-        until 1 / fps seconds have passed since the last frame.  Handles the window's
-        events: closing it closes the display; LEFT / RIGHT change fps by 5."""
+        until ``frames`` / fps seconds have passed since the last one (``frames``: the
+        emulated frames it stands for).  Handles the window's events: closing it closes
+        the display; LEFT / RIGHT change fps by 5."""
         if self._window is None:
             return
         pygame = self._pygame
@@ -128,7 +135,7 @@ class HumanDisplay:
         pygame.surfarray.blit_array(self._window, rgb[rows][:, cols].swapaxes(0, 1))
         pygame.display.flip()
         self.frames_shown += 1
-        self._clock.tick(self.fps)
+        self._clock.tick(self.fps / frames)
 
     def window_pixels(self) -> np.ndarray:
         """What the window shows, uint8 [height, width, 3] (for tests)."""

@@ -167,7 +167,7 @@ def test_display_screen_setting_opens_and_closes_the_window_at_load_rom(monkeypa
     frame = env.ale.getFrameNumber()
     env.ale.setBool("display_screen", True)
     monkeypatch.setenv("SDL_VIDEODRIVER", "no_such_driver")
-    with pytest.raises(gym.error.Error, match="could not open a window"):
+    with pytest.raises(gym.error.Error, match="could not open a window .*setBool\\('display_screen', False\\)"):
         env.ale.loadROM("")
     assert env.ale.getFrameNumber() == frame and not display.is_open
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
@@ -192,3 +192,41 @@ def test_ale_interface_display_screen():
         assert display.frames_shown == t + 1 and _shows(display.window_pixels(), before)
     np.testing.assert_array_equal(ale.getScreenRGB(), ref.getScreenRGB())
     display.close()
+
+
+def test_closed_window_stays_closed_until_display_screen_is_set_again():
+    env = cule.AtariEnv("pong", render_mode="human")
+    env.reset(seed=0)
+    first = env._display
+    env.close()
+    env.reset(seed=1)                   # a seeded reset loads the ROM: no new window
+    assert not first.is_open and env._display is first and human_render._current is None
+    env.step(0)
+    assert first.frames_shown == 0
+    env.ale.setBool("display_screen", True)
+    env.reset(seed=2)
+    assert env._display is not first and env._display.is_open
+    env.step(0)
+    assert env._display.frames_shown == 4
+    env.close()
+
+
+def test_sound_obs_with_ale_frame_skip_shows_once_per_act():
+    # ALE makes an act's audio from all of its frames at once; cule then shows the
+    # screen once per ALE act (paced for its frames) and keeps ale-py's results.
+    ref = gym.make("ALE/Breakout-v5", frameskip=1, sound_obs=True).unwrapped
+    env = gym.make("cule/Breakout-v5", frameskip=1, sound_obs=True, render_mode="human").unwrapped
+    for e in (ref, env):
+        e.reset(seed=5)
+        e.ale.setInt("frame_skip", 3)
+        e.ale.loadROM("")
+    display = env._display
+    for t in range(10):
+        before = ref.ale.getScreenRGB()
+        oa, ra, *_ = ref.step(1)
+        oc, rc, *_ = env.step(1)
+        assert display.frames_shown == t + 1 and _shows(display.window_pixels(), before)
+        np.testing.assert_array_equal(oa["sound"], oc["sound"])
+        np.testing.assert_array_equal(oa["image"], oc["image"])
+        assert ra == rc
+    env.close()
