@@ -487,9 +487,10 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
         help="frame cap of an evaluation episode")
     add("--save-interval", default=1_000_000, type=int, help="frames between checkpoints")
     add("--resume", default=None, help="checkpoint file or log dir to continue from")
-    add("--capture-video", default=False, action="store_true",
+    add("--capture-video", default=False, action=argparse.BooleanOptionalAction,
         help="at each evaluation write the first episode as a video, "
-             "<log-dir>/videos/eval-<frames>.mp4 (a GIF without imageio-ffmpeg); cule backend only")
+             "<log-dir>/videos/eval-<frames, 12 digits>.mp4 (a GIF without imageio-ffmpeg); "
+             "cule backend only")
     return p
 
 
@@ -539,6 +540,9 @@ def check_args(args) -> None:
     if args.capture_video and (args.env_backend == "ale" or _cule_env_class() is None):
         raise SystemExit("--capture-video needs the cule backend (ale-py's vector env does not expose its "
                          "screens); drop --env-backend ale or --capture-video")
+    if args.capture_video and args.eval_interval <= 0:
+        raise SystemExit("--capture-video records the evaluations' episodes, and --eval-interval 0 turns "
+                         "evaluations off; drop one of them")
     if args.device:
         try:
             dev = torch.device(args.device)
@@ -573,8 +577,9 @@ def open_csv(path: str, resume_frames: int | None):
 
 
 def write_video(path: str, frames: list, fps: int) -> str:
-    """Write ``frames`` (``uint8 [H, W, 3]``) to ``path`` with imageio: an MP4 when
-    imageio-ffmpeg is installed, else a GIF next to it.  Returns the path written."""
+    """Write ``frames`` (``uint8 [H, W, 3]``) to ``path`` with imageio: an MP4 (H.264,
+    yuv420p: lossy colours) when imageio-ffmpeg is installed, else a GIF (exact
+    pixels) next to it.  Returns the path written."""
     import imageio.v2 as imageio
 
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -585,7 +590,9 @@ def write_video(path: str, frames: list, fps: int) -> str:
     if path.endswith(".mp4"):
         imageio.mimwrite(path, frames, fps=fps, macro_block_size=1)
     else:
-        imageio.mimwrite(path, frames, duration=1000 / fps, loop=0)
+        # GIF times frames in 10 ms steps: durations that keep the running total on time.
+        ends = [round(i * 100 / fps) * 10 for i in range(len(frames) + 1)]
+        imageio.mimwrite(path, frames, duration=[b - a for a, b in zip(ends, ends[1:])], loop=0)
     return path
 
 

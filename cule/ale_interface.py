@@ -28,9 +28,9 @@ _NOT_LOADED = "ROM not set: call loadROM(path) first"
 
 
 class ALEInterface(ConsoleView):
-    """ale-py 0.12.1's ``ALEInterface()``: ALE's default settings (``random_seed`` 0,
-    ``repeat_action_probability`` 0.25, ``frame_skip`` 1 ...) and no console until
-    ``loadROM``.
+    """ale-py 0.12.1's ``ALEInterface()``: ALE's default settings (``random_seed`` -1,
+    which seeds each load from the time, ``repeat_action_probability`` 0.25,
+    ``frame_skip`` 1 ...) and no console until ``loadROM``.
 
     Raises:
         RuntimeError: a method that needs a console, called before the first

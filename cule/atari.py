@@ -689,10 +689,10 @@ class Atari:
                              "batch would bring back sound registers that were never recorded "
                              "(restore it with ale_semantics=True, or take it from a batch with sound)")
         if state["game"] != self.game:
-            raise ValueError(f"state is of {state['game']!r}, this batch runs {self.game!r}")
+            raise ValueError(f"state is of {state['game']!r}, not of {self.game!r} (the game loaded here)")
         if state["md5"] != self.rom.info["md5"]:
-            raise ValueError(f"state was taken with a ROM of MD5 {state['md5']!r}, this batch runs "
-                             f"{self.game!r} from a ROM of MD5 {self.rom.info['md5']!r}")
+            raise ValueError(f"state was taken with a ROM of MD5 {state['md5']!r}; {self.game!r} is loaded "
+                             f"here from a ROM of MD5 {self.rom.info['md5']!r}")
         if self._cuda is not None:
             cs, fs = self._cuda.console_state_bytes, self._cuda.frame_buffer_bytes
         else:

@@ -364,15 +364,17 @@ class ConsoleView:
 
     @staticmethod
     def setLoggerMode(mode) -> None:  # noqa: N802
-        """ALE ``setLoggerMode`` (static): an ``ale_py.LoggerMode`` is accepted and
-        ignored (cule logs nothing).
+        """ALE ``setLoggerMode`` (static): an ``ale_py.LoggerMode``, or the int of one
+        (0, 1, 2; also True, as ale-py's binding converts), is accepted and ignored
+        (cule logs nothing).
 
         Raises:
-            TypeError: ``mode`` is not an ``ale_py.LoggerMode`` (as ale-py).
+            TypeError: ``mode`` is neither (as ale-py).
         """
         from ale_py import LoggerMode
 
-        if not isinstance(mode, LoggerMode):
+        values = {int(m.value) for m in LoggerMode.__members__.values()}
+        if not (isinstance(mode, LoggerMode) or (isinstance(mode, int) and int(mode) in values)):
             raise TypeError(f"setLoggerMode(): mode must be an ale_py.LoggerMode, got "
                             f"{type(mode).__name__} {mode!r}")
 

@@ -285,13 +285,17 @@ def test_load_rom_paths_and_argument_types_match_ale_py(tmp_path):
     assert env.ale.getMinimalActionSet() == ref.ale.getMinimalActionSet()
     lockstep(ref, env, 200, np.random.default_rng(2))
     calls = [("loadROM", None), ("loadROM", 5), ("getInt", None), ("getFloat", 3), ("getBool", b"frame_skip"),
-             ("getString", 1.5), ("setLoggerMode", 7), ("setLoggerMode", "Error"), ("isSupportedROM", None)]
+             ("getString", 1.5), ("setLoggerMode", 7), ("setLoggerMode", -1), ("setLoggerMode", 1.0), ("setLoggerMode", np.int64(2)),
+             ("setLoggerMode", "Error"), ("isSupportedROM", None)]
     for method, arg in calls:
         for x in (ref, env):
             with pytest.raises(TypeError):
                 getattr(x.ale, method)(arg)
     assert type(env.ale).isSupportedROM(pong) == type(ref.ale).isSupportedROM(pong) == "pong"
-    type(env.ale).setLoggerMode(ale_py.LoggerMode.Warning)
+    for mode in (ale_py.LoggerMode.Warning, 0, 1, 2, True):   # ale-py takes a mode's int too
+        type(ref.ale).setLoggerMode(mode)
+        type(env.ale).setLoggerMode(mode)
+    type(ref.ale).setLoggerMode(ale_py.LoggerMode.Error)
     # cule's clear errors where ALE exits the process or never returns: a directory, and
     # a negative frame_skip (ALE keeps it in a size_t); nothing changes.
     before = (env.ale.getRAM(), env.ale.getFrameNumber(), env.atari)
