@@ -49,7 +49,9 @@ def record(game: str, num_envs: int, steps: int, out: str, seed: int = 0, fps: i
     if out.endswith(".mp4"):
         imageio.mimwrite(out, frames, fps=fps, macro_block_size=1)
     else:
-        imageio.mimwrite(out, frames, duration=1000 / fps, loop=0)
+        # GIF times frames in 10 ms steps: durations that keep the running total on time.
+        ends = [round(i * 100 / fps) * 10 for i in range(len(frames) + 1)]
+        imageio.mimwrite(out, frames, duration=[b - a for a, b in zip(ends, ends[1:])], loop=0)
     return out
 
 

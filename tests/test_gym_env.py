@@ -360,6 +360,12 @@ def test_record_video_example_writes_a_grid(tmp_path):
 
     im = Image.open(out)
     assert im.size == (320, 420) and im.n_frames == 5
+    # 15 frames/s: GIF's 10 ms steps, kept on time (70, 60, 70, 70, 60 ms).
+    times = []
+    for i in range(im.n_frames):
+        im.seek(i)
+        times.append(im.info["duration"])
+    assert sum(times) == 330 and set(times) <= {60, 70}
 
 
 @pytest.mark.parametrize("env_id,p", [("Pong-v5", 0.25), ("SpaceInvaders-v5", 0.0)])
