@@ -206,7 +206,7 @@ def run_vector_lockstep(game, steps, num_envs=3, seed=123, action_seed=0, policy
 
 def run_clone_restore_lockstep(env_id, include_rng, steps, seed=3, env_kw=None):
     """ale-py's AtariEnv and cule's side by side (both made with the keyword arguments
-    `env_kw`): random clones (clone_state(include_rng)) and restores of earlier clones
+    `env_kw`; with continuous=True, actions uniform over the Box): random clones (clone_state(include_rng)) and restores of earlier clones
     among random steps, episodes restarted with reset().
     After every restore the RAM, screen, lives and frame numbers, after every step the
     observation, reward, flags and info must be equal.  Returns (the first difference or
@@ -236,8 +236,12 @@ def run_clone_restore_lockstep(env_id, include_rng, steps, seed=3, env_kw=None):
                 x, y = getattr(ref.ale, name)(), getattr(env.ale, name)()
                 if not np.array_equal(x, y):
                     return f"{name} after the restore at step {t}", dict(stats, steps=t)
-        act = int(rng.integers(ref.action_space.n))
-        ra, rc = ref.step(act), env.step(act)
+        if isinstance(ref.action_space, gym.spaces.Discrete):
+            act = int(rng.integers(ref.action_space.n))
+        else:   # continuous=True: (radius, theta, fire), uniform over the Box, as float32
+            low, high = ref.action_space.low, ref.action_space.high
+            act = rng.uniform(low, high).astype(np.float32)
+        ra, rc = ref.step(act), env.step(act.copy() if isinstance(act, np.ndarray) else act)
         if not (np.array_equal(ra[0], rc[0]) and ra[1:] == rc[1:]):
             return f"step {t}: {ra[1:]} != {rc[1:]}", dict(stats, steps=t)
         if ra[2] or ra[3]:

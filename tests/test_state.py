@@ -199,6 +199,15 @@ def test_gym_clone_restore_matches_ale_py(env_id, include_rng):
     assert stats["restores"] >= 10
 
 
+def test_gym_clone_restore_with_continuous_actions_matches_ale_py():
+    # Continuous actions (paddle strength = radius; ALE keeps the last strength while an
+    # action sticks) under clones and restores: kaboom's paddle, breakout's joystick.
+    for env_id in ("Kaboom-v5", "Breakout-v5"):
+        err, stats = run_clone_restore_lockstep(env_id, False, 300, env_kw={"continuous": True})
+        assert err is None, (env_id, err)
+        assert stats["restores"] >= 5
+
+
 def test_default_restore_differs_from_ales():
     # The default restore brings everything back (the snapshot's future), which is not
     # what ALE's restoreState does: the same run with it differs from ale-py.
