@@ -315,7 +315,8 @@ class ConsoleView:
         - ``display_screen``: a window shows the game from then on (see
           ``cule.human_render``; ``render_mode="human"`` sets it, as in ale-py); False
           closes it.  A window closed since (by the user, ``close()`` or a newer env)
-          opens again only once ``setBool("display_screen", True)`` is called.  ``sound`` (ALE plays the sound) is accepted; cule plays none.
+          opens again only once ``setBool("display_screen", True)`` is called.
+          ``sound`` (ALE plays the sound) is accepted; cule plays none.
 
         ``rom_file`` (a str, bytes or ``os.PathLike`` path) then names the file.  The
         env's action set, spaces, ``mode`` and ``difficulty`` stay as they were, as in
