@@ -542,7 +542,8 @@ def check_args(args) -> None:
                          "screens); drop --env-backend ale or --capture-video")
     if args.capture_video and args.eval_interval <= 0:
         raise SystemExit("--capture-video records the evaluations' episodes, and --eval-interval 0 turns "
-                         "evaluations off; drop one of them")
+                         "evaluations off; drop one of them (--no-capture-video turns off a capture "
+                         "that --resume takes from the checkpoint)")
     if args.device:
         try:
             dev = torch.device(args.device)

@@ -186,7 +186,7 @@ class ConsoleView:
     def getAudio(self, buffer=None):  # noqa: N802
         """The 512 audio samples of the last frame acted (ALE ``getAudio``): a new uint8
         [512] array, or written into ``buffer`` (returns None then).  Zeros without
-        ``sound_obs``, as in ALE."""
+        ``sound_obs``, or with the setting ``sound`` (human mode sets it), as in ALE."""
         audio = self._atari.audio[0] if self._atari.sound else torch.zeros(512, dtype=torch.uint8)
         return _fill(audio, buffer)
 
@@ -316,7 +316,9 @@ class ConsoleView:
           ``cule.human_render``; ``render_mode="human"`` sets it, as in ale-py); False
           closes it.  A window closed since (by the user, ``close()`` or a newer env)
           opens again only once ``setBool("display_screen", True)`` is called.
-          ``sound`` (ALE plays the sound) is accepted; cule plays none.
+          ``sound`` (ALE plays the sound) is accepted; cule plays none, and as in
+          ALE (whose SDL sound device then replaces the one of ``sound_obs``)
+          ``getAudio`` and sound observations are zeros while it is set.
 
         ``rom_file`` (a str, bytes or ``os.PathLike`` path) then names the file.  The
         env's action set, spaces, ``mode`` and ``difficulty`` stay as they were, as in
@@ -421,7 +423,10 @@ class ConsoleView:
             "reward_clip": None if reward == (-2**31, 2**31 - 1) else reward,
             "paddle_range": (PADDLE_MIN if paddle_min == -1 else paddle_min,
                              PADDLE_MAX if paddle_max == -1 else paddle_max),
-            "sound": s.get_bool("sound_obs"),
+            # ALE's OSystem::createSound at each load: with the setting sound, an SDL
+            # sound device, which makes no observations (getAudio gives zeros); else
+            # sound_obs's raw device.
+            "sound": s.get_bool("sound_obs") and not s.get_bool("sound"),
             "display": s.get_bool("display_screen"),
         }
 
@@ -704,9 +709,10 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                 reward += self._act_frames(action, strength, 1)
         else:
             if shown:
-                # With sound_obs and ALE's frame_skip above 1, once per act, paced for
-                # all of its frames: ALE makes the act's audio from all of its frames at
-                # once, which frame-by-frame acts would not.
+                # With sound observations (display_screen set without sound) and ALE's
+                # frame_skip above 1, once per act, paced for all of its frames: ALE
+                # makes the act's audio from all of its frames at once, which
+                # frame-by-frame acts would not.
                 self._display.show(self.atari.screen_rgb()[0].numpy(), frames=frame_skip)
             reward = self._act_frames(action, strength, acts * frame_skip)
         if clip is not None:

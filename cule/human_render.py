@@ -22,12 +22,14 @@ What cule does differently, on purpose:
 - Closing the window (or ``env.close()``) closes it and the env goes on, unshown and
   unpaced; ALE ends the process (``std::exit(0)``).  A later ``loadROM`` (the env's
   ``reset(seed=...)``) opens no new window unless ``display_screen`` is set again.
-- No sound is played (ALE plays the TIA's sound through SDL); ``sound_obs`` still
-  returns it.
-- With ``sound_obs`` and ALE's own ``frame_skip`` above 1 (set with ``setInt`` and
-  ``loadROM``; ale-py's env keeps it at 1), the screen is shown once per ALE act, at the
-  pace of all its frames: ALE makes the act's audio from all its frames at once, which
-  cule's frame-by-frame acts would not.
+- No sound is played (ALE plays the TIA's sound through SDL).  As in ALE, whose SDL
+  sound device makes no observations, ``sound_obs`` observations are zeros in human
+  mode (it sets ALE's ``sound``).
+- With ``display_screen`` set without ``sound`` (through ``setBool``), ``sound_obs``
+  and ALE's own ``frame_skip`` above 1 (set with ``setInt`` and ``loadROM``; ale-py's
+  env keeps it at 1), the screen is shown once per ALE act, at the pace of all its
+  frames: ALE makes the act's audio from all its frames at once, which cule's
+  frame-by-frame acts would not.
 - pygame (SDL 2) draws the window.  It has one window per process: the newest env that
   opens one takes it over (a copy of an env, each env of a sync vector env in turn), and
   the older one goes on unshown and unpaced.  ale-py opens a window per env.

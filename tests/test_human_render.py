@@ -52,11 +52,12 @@ def test_scale_factor_is_ales():
     ("Adventure-v5", dict(frameskip=3, repeat_action_probability=0.0)),   # PAL: 50 frames/s
 ])
 def test_window_shows_every_frame_and_results_are_ale_pys(env_id, kw):
-    # ale-py in rgb mode, one frame a step, gives the screen of every frame; cule in human
-    # mode must return the same results and show, after each of its steps, the screen
-    # before the step's last frame.
+    # ale-py in human mode, one frame a step, gives the screen of every frame; cule in
+    # human mode must return the same results and show, after each of its steps, the
+    # screen before the step's last frame.  (Human mode sets ALE's sound, whose SDL device
+    # makes the sound observations zeros.)
     fs = kw.pop("frameskip")
-    ref = gym.make(f"ALE/{env_id}", frameskip=1, **kw)
+    ref = gym.make(f"ALE/{env_id}", frameskip=1, render_mode="human", **kw)
     env = gym.make(f"cule/{env_id}", frameskip=fs, render_mode="human", **kw)
     assert not isinstance(env, gym.wrappers.HumanRendering)
     display = env.unwrapped._display
@@ -80,6 +81,7 @@ def test_window_shows_every_frame_and_results_are_ale_pys(env_id, kw):
         assert _shows(display.window_pixels(), before_last), t
         if kw.get("sound_obs"):
             np.testing.assert_array_equal(oa["sound"], oc["sound"])
+            assert not oc["sound"].any()
         np.testing.assert_array_equal(image(oa), image(oc))
         assert (reward, term_a, trunc_a, info_a) == (rc, term_c, trunc_c, info_c)
         assert env.render() is None
@@ -212,13 +214,15 @@ def test_closed_window_stays_closed_until_display_screen_is_set_again():
 
 
 def test_sound_obs_with_ale_frame_skip_shows_once_per_act():
-    # ALE makes an act's audio from all of its frames at once; cule then shows the
-    # screen once per ALE act (paced for its frames) and keeps ale-py's results.
+    # display_screen without sound keeps sound_obs's audio, and ALE makes an act's audio
+    # from all of its frames at once: cule then shows the screen once per ALE act (paced
+    # for its frames) and keeps ale-py's results.
     ref = gym.make("ALE/Breakout-v5", frameskip=1, sound_obs=True).unwrapped
-    env = gym.make("cule/Breakout-v5", frameskip=1, sound_obs=True, render_mode="human").unwrapped
+    env = gym.make("cule/Breakout-v5", frameskip=1, sound_obs=True).unwrapped
     for e in (ref, env):
         e.reset(seed=5)
         e.ale.setInt("frame_skip", 3)
+        e.ale.setBool("display_screen", True)
         e.ale.loadROM("")
     display = env._display
     for t in range(10):
@@ -229,4 +233,32 @@ def test_sound_obs_with_ale_frame_skip_shows_once_per_act():
         np.testing.assert_array_equal(oa["sound"], oc["sound"])
         np.testing.assert_array_equal(oa["image"], oc["image"])
         assert ra == rc
+    assert oc["sound"].any()
     env.close()
+    ref.close()
+
+
+def test_sound_setting_silences_sound_observations_as_in_ale():
+    # ALE 0.12.1 OSystem::createSound: with the setting sound, an SDL sound device, whose
+    # process() leaves getAudio's buffer at zeros; sound_obs's raw device otherwise.  Each
+    # load makes the device from the settings of the moment.
+    ref, ours = ale_py.ALEInterface(), cule.ALEInterface()
+    path = str(ale_py.roms.get_rom_path("breakout"))
+    for a in (ref, ours):
+        a.setInt("random_seed", 2)
+        a.setBool("sound_obs", True)
+        a.setBool("sound", True)
+        a.loadROM(path)
+    for _ in range(60):
+        assert ref.act(1) == ours.act(1)
+        np.testing.assert_array_equal(ref.getAudio(), ours.getAudio())
+    assert not ours.getAudio().any()
+    for a in (ref, ours):
+        a.setBool("sound", False)
+        a.loadROM("")
+    heard = False
+    for _ in range(60):
+        assert ref.act(1) == ours.act(1)
+        np.testing.assert_array_equal(ref.getAudio(), ours.getAudio())
+        heard |= bool(ours.getAudio().any())
+    assert heard
