@@ -369,7 +369,7 @@ def evaluate(model, env: TorchVectorEnv, seed: int, amp_dtype=None, video=None):
     while True:
         actions, _ = act(model, obs, amp_dtype, generator)
         obs, reward, done = env.step(actions)
-        if video is not None and not bool(finished[0]) and not bool(done[0]):
+        if video is not None and not bool(finished[0] | done[0]):   # one host read
             video.append(env.screen(0))   # (after a done, env 0 shows its next episode)
         running = ~finished
         ret += reward * running
