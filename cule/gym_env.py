@@ -854,6 +854,23 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         """The names of the actions of the action space, in order (ale-py's)."""
         return [ACTION_NAMES[a] for a in self._action_set]
 
+    @staticmethod
+    def map_action_idx(left_center_right: int, down_center_up: int, fire: bool):
+        """The ALE action (an ``ale_py.Action``) for a joystick position and fire button,
+        as ale-py 0.12.1's ``AtariEnv.map_action_idx``, which its continuous actions go
+        through: ``left_center_right`` -1 left, 0 centre, 1 right; ``down_center_up`` -1
+        down, 0 centre, 1 up; ``fire`` taken by its truth value, as in ale-py.  E.g.
+        (1, 1, True) -> UPRIGHTFIRE (14).
+
+        Raises LookupError (ale-py's error) for a position outside {-1, 0, 1}."""
+        if left_center_right not in (-1, 0, 1) or down_center_up not in (-1, 0, 1):
+            raise LookupError(
+                "Unexpected action mapping, expected `left_center_right` and `down_center_up` to be in "
+                "{-1, 0, 1} and `fire` to only be `True` or `False`. "
+                f"Received {left_center_right=}, {down_center_up=} and {fire=}.")
+        return _actions([CONTINUOUS_ACTION_TABLE[int(left_center_right) + 1, int(down_center_up) + 1,
+                                                 int(bool(fire))]])[0]
+
     def get_keys_to_action(self) -> dict:
         """Keyboard keys for ``gymnasium.utils.play``, as ale-py 0.12.1's AtariEnv maps
         them: a tuple of key characters -> the action space's index.  ``w`` up, ``s``

@@ -341,6 +341,9 @@ class AtariVectorEnv(VectorEnv):
         self.stale_frame_on_early_stop = stale
         self.continuous = continuous
         self.continuous_action_threshold = continuous_action_threshold
+        # ale-py's AtariVectorEnv.map_action_idx: the ALE action id of joystick position
+        # [horizontal + 1, vertical + 1] (-1 left / down, 1 right / up) and fire (0 / 1).
+        self.map_action_idx = CONTINUOUS_ACTION_TABLE.astype(np.int32)
         # Continuous actions map to ALE action ids (ale-py's table), used here as indices
         # into an identity set; illegal ones act as NOOP in the core, as in ALE.  (So
         # get_action_set() lists all 18 then, where ale-py's lists the legal set.)

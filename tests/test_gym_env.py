@@ -419,3 +419,34 @@ def test_full_action_space_is_ales_legal_action_set():
         assert vec.get_action_set() == [int(getattr(a, "value", a)) for a in ref.ale.get_action_set()], game
         vec.close()
         ref.close()
+
+
+def test_map_action_idx_is_ale_pys():
+    # ale-py 0.12.1: AtariEnv.map_action_idx (a static method giving an ale_py.Action,
+    # LookupError for a position outside {-1, 0, 1}, fire by its truth value) and
+    # AtariVectorEnv.map_action_idx (its table, int32 of shape (3, 3, 2)).
+    import itertools
+
+    import ale_py
+    from ale_py.env import AtariEnv as Ref
+
+    cases = list(itertools.product((-1, 0, 1, True, np.int64(-1)), (-1, 0, 1, 1.0), (False, True, 0, 2, None)))
+    for h, v, f in cases:
+        ours = cule.AtariEnv.map_action_idx(h, v, f)
+        assert ours == Ref.map_action_idx(h, v, f) and type(ours) is ale_py.Action, (h, v, f)
+    assert cule.AtariEnv.map_action_idx(1, 1, True) == ale_py.Action.UPRIGHTFIRE
+    assert gym.make("cule/Pong-v5").unwrapped.map_action_idx(-1, -1, False) == ale_py.Action.DOWNLEFT
+    for bad in ((2, 0, False), (0, -2, True), (0.5, 0, True), (None, 0, False)):
+        with pytest.raises(LookupError):
+            Ref.map_action_idx(*bad)
+        with pytest.raises(LookupError, match="Unexpected action mapping"):
+            cule.AtariEnv.map_action_idx(*bad)
+    vec = cule.AtariVectorEnv("pong", 1)
+    ref = ale_py.vector_env.AtariVectorEnv("pong", num_envs=1)
+    try:
+        assert vec.map_action_idx.dtype == ref.map_action_idx.dtype == np.int32
+        np.testing.assert_array_equal(vec.map_action_idx, ref.map_action_idx)
+        assert vec.map_action_idx[2, 2, 1] == 14   # right, up, fire: UPRIGHTFIRE
+    finally:
+        vec.close()
+        ref.close()
