@@ -10,7 +10,7 @@ terminal, truncation and frame numbers must equal ALE's (tests/ale_harness.py's
 comparison).  Golden values: ale-py 0.12.1.
 
     python scripts/deep_parity.py [GAME ...] [--frames 40000] [--consoles 4] [--jobs 2]
-        [[--modes] [--sound] | --vector [--env-kw JSON] | --clone-restore] [--out deep_parity.jsonl]
+        [[--modes] [--sound] | --vector [--env-kw JSON] | --clone-restore | --explore] [--out deep_parity.jsonl]
 
 `--modes` surveys every game mode and every difficulty other than 0 a game offers, one
 at a time (as tests/test_parity.py's every-mode test does, over 1,000 frames there),
@@ -23,6 +23,14 @@ ALEInterface survey and compares the 512 audio samples after every step too.
 clones and restores of earlier clones (AtariEnv.clone_state / restore_state, ALE's
 semantics) happen at random among the steps, with include_rng False and True (one env
 a game: --consoles does not apply).
+
+`--explore` compares ale-py's ALEInterface with cule.ALEInterface while exploring the
+way Go-Explore's first phase does (Ecoffet et al., 2021): rounds restore a state kept
+in an archive of cells (the screen downscaled to 8 x 10 blocks of 8 levels, with the
+score), preferring rarely seen cells and, half of the time, the best-scoring ones, and
+play on from it with random, mostly repeated actions.  That carries the comparison to
+higher scores and later stages than random play from the start reaches (one pair a
+game: --consoles does not apply).
 
 `--vector` compares cule.AtariVectorEnv with ale-py's AtariVectorEnv the same way
 (observations, rewards, flags and info after every step; see survey_vector), which
@@ -133,6 +141,24 @@ def survey_clone_restore(game, frames, consoles, frameskip, seed, max_frames, in
                 error=err, seconds=round(time.time() - t0, 1))
 
 
+def survey_explore(game, frames, consoles, frameskip, seed, max_frames):
+    """ale-py's ALEInterface and cule.ALEInterface explored in lock step from archived
+    states, Go-Explore style (tests/ale_harness.py's run_explore_lockstep: cells of the
+    downscaled screen and the score, half of the rounds from the best-scoring cells), to
+    reach later stages of a game than random play from the start does; after every
+    restore and act the reward, RAM, RGB screen, lives, flags and frame numbers must be
+    equal.  One pair a game (--consoles does not apply)."""
+    import torch
+
+    from ale_harness import run_explore_lockstep
+
+    torch.set_num_threads(1)
+    t0 = time.time()
+    err, stats = run_explore_lockstep(game, frames, seed=seed, frameskip=frameskip, max_frames=max_frames)
+    return dict(game=game, error=err, seconds=round(time.time() - t0, 1), episodes=stats["game_overs"],
+                longest_episode=stats["deepest_frame"], **stats)
+
+
 def _run(args):
     fn, pos, kw = args
     try:
@@ -149,6 +175,10 @@ def work_items(a, games):
     def pos(g):
         return g, a.frames, a.consoles, a.frameskip, a.seed, a.max_frames
 
+    if a.explore:
+        from cule.registration import _MULTIPLAYER_ONLY
+
+        return [(survey_explore, pos(g), {}) for g in games if g not in _MULTIPLAYER_ONLY]
     if a.vector:
         return [(survey_vector, pos(g), {"env_kw": a.env_kw}) for g in games]
     if a.clone_restore:
@@ -198,6 +228,9 @@ def main():
     ap.add_argument("--clone-restore", action="store_true",
                     help="compare cule's Gymnasium env with ale-py's (<Game>-v5) under random clone_state / "
                          "restore_state calls, with include_rng False and True")
+    ap.add_argument("--explore", action="store_true",
+                    help="compare cule.ALEInterface with ale-py's while exploring from archived states "
+                         "(Go-Explore's first phase), which reaches later stages of a game than random play")
     ap.add_argument("--sound", action="store_true",
                     help="with the ALEInterface survey (also --modes): sound observations on both sides, "
                          "the audio compared after every step too")
@@ -211,6 +244,8 @@ def main():
         ap.error("--modes applies to the ALEInterface survey (ale-py's vector env has no mode or difficulty)")
     if a.clone_restore and (a.modes or a.vector):
         ap.error("--clone-restore is a survey of its own: not with --modes or --vector")
+    if a.explore and (a.modes or a.vector or a.clone_restore or a.sound or a.env_kw is not None):
+        ap.error("--explore is a survey of its own: not with --modes, --vector, --clone-restore, --sound or --env-kw")
     if a.sound and (a.vector or a.clone_restore):
         ap.error("--sound applies to the ALEInterface survey (ale-py's vector env has no sound observations)")
     if a.env_kw is not None:
@@ -270,9 +305,13 @@ def main():
         for row in pool.imap(_run, work):
             total += row["frames"]
             bad += row["error"] is not None
-            print(f"{label(row):22s} frames {row['frames']:>8,}  episodes {row['episodes']:>3}  longest episode "
-                  f"{row['longest_episode']:>7,}  {'exact' if row['error'] is None else 'DIFFERS: ' + row['error']}",
-                  flush=True)
+            if a.explore:
+                what = (f"rounds {row.get('rounds', 0):>5,}  cells {row.get('cells', 0):>5,}  best score "
+                        f"{row.get('best_score', 0):>7,}  deepest episode frame {row['longest_episode']:>7,}")
+            else:
+                what = f"episodes {row['episodes']:>3}  longest episode {row['longest_episode']:>7,}"
+            print(f"{label(row):22s} frames {row['frames']:>8,}  {what}  "
+                  f"{'exact' if row['error'] is None else 'DIFFERS: ' + row['error']}", flush=True)
             if a.out:
                 with open(a.out, "a") as f:
                     f.write(json.dumps(row) + "\n")

@@ -249,3 +249,133 @@ def run_clone_restore_lockstep(env_id, include_rng, steps, seed=3, env_kw=None):
             ref.reset()
             env.reset()
     return None, stats
+
+
+def compare_interfaces(ale, emu, tag):
+    """None if cule.ALEInterface `emu` shows what ale-py's ALEInterface `ale` does (RAM,
+    RGB screen, lives, terminal, truncation, frame numbers), else the first difference."""
+    r1, r2 = ale.getRAM(), emu.getRAM()
+    if not np.array_equal(r1, r2):
+        idx = np.nonzero(r1 != r2)[0][:8]
+        return f"{tag}: RAM differs at {[hex(0x80 + j) for j in idx]}: ale={r1[idx].tolist()} cule={r2[idx].tolist()}"
+    s1, s2 = ale.getScreenRGB(), emu.getScreenRGB()
+    if s1.shape != s2.shape or not np.array_equal(s1, s2):
+        rows = sorted(set(np.nonzero((s1 != s2).any(-1))[0].tolist())) if s1.shape == s2.shape else "all"
+        return f"{tag}: RGB screen differs on rows {rows[:10] if rows != 'all' else rows}"
+    for name, a, b in (("lives", ale.lives(), emu.lives()),
+                       ("terminal", ale.game_over(with_truncation=False), emu.game_over(with_truncation=False)),
+                       ("truncated", ale.game_truncated(), emu.game_truncated()),
+                       ("episode_frame_number", ale.getEpisodeFrameNumber(), emu.getEpisodeFrameNumber()),
+                       ("frame_number", ale.getFrameNumber(), emu.getFrameNumber())):
+        if a != b:
+            return f"{tag}: {name} ale={a} cule={b}"
+    return None
+
+
+def explore_cell(gray):
+    """Go-Explore's cell of a 210-row grayscale screen (Ecoffet et al., 2021): the screen
+    averaged over 8 x 10 blocks (26 rows x 16 columns each, the last 2 rows dropped) and
+    cut to 8 intensity levels, as bytes."""
+    h = gray.shape[0] // 8 * 8
+    blocks = gray[:h].reshape(8, h // 8, 10, 16).mean(axis=(1, 3))
+    return (blocks // 32).astype(np.uint8).tobytes()
+
+
+def run_explore_lockstep(game, frames, seed=0, p=0.25, frameskip=4, max_frames=108000, explore_steps=100,
+                         max_cells=3000, repeat=0.95, top=0.5):
+    """ale-py's ALEInterface and cule.ALEInterface (the same seed, sticky actions `p`, ALE
+    frame_skip `frameskip`, `max_frames`) explored in lock step the way Go-Explore's
+    first phase explores (Ecoffet et al., 2021), to carry the comparison into parts of a
+    game that random play from the start does not reach.
+
+    An archive keeps, for each cell (explore_cell of ALE's screen, and the score) seen,
+    the states of both sides (cloneState, include_rng drawn at random) with the most
+    lives left, then the latest episode frame (so a game whose screen does not change
+    still moves on).  Each round picks a cell, with probability `top` among those of the
+    best score (then the most lives), else among all; within them by weight 1/sqrt(1 +
+    times picked) + 1/sqrt(times seen), so rarely seen cells go first.  It restores the
+    cell's states on both sides and plays up to `explore_steps` acts (each action repeats
+    the previous one with probability `repeat`, else is uniform over the minimal set),
+    until game over or truncation.  After every restore and act the reward, RAM, RGB
+    screen, lives, flags and frame numbers must be equal.  The archive holds at most
+    `max_cells` cells: a new cell then replaces the lowest-scoring one (then the most
+    picked) if it scores more.  Runs until `frames` frames have been played.
+
+    Returns (the first difference or None, stats: frames, acts, rounds (restores),
+    cells, the best score, the deepest episode frame number and game overs reached)."""
+    import cule
+
+    ale = make_ale(game, seed, p, max_frames, frameskip=frameskip)
+    emu = cule.ALEInterface()
+    emu.setInt("random_seed", seed)
+    emu.setFloat("repeat_action_probability", p)
+    emu.setInt("max_num_frames_per_episode", max_frames)
+    emu.setInt("frame_skip", frameskip)
+    emu.loadROM(roms.get_rom_path(game))
+    rng = np.random.default_rng(seed)
+    actions = list(ale.getMinimalActionSet())
+    stats = {"frames": 0, "acts": 0, "rounds": 0, "cells": 0, "best_score": 0, "deepest_frame": 0, "game_overs": 0}
+    err = compare_interfaces(ale, emu, "after loadROM")
+    if err:
+        return err, stats
+    # cell -> [ale state, cule state, score, (lives, episode frame), times picked, times seen]
+    archive = {}
+
+    def note(score):
+        cell = (explore_cell(ale.getScreenGrayscale()), score)
+        rank = (ale.lives(), ale.getEpisodeFrameNumber())
+        old = archive.get(cell)
+        if old is None and len(archive) >= max_cells:
+            # Full: the new cell replaces the lowest-scoring one (then the most picked).
+            low = min(archive, key=lambda c: (archive[c][2], -archive[c][4]))
+            if archive[low][2] >= score:
+                return
+            del archive[low]
+        if old is None or rank > old[3]:
+            inc = bool(rng.integers(2))
+            archive[cell] = [ale.cloneState(include_rng=inc), emu.cloneState(include_rng=inc), score, rank,
+                             old[4] if old else 0, old[5] + 1 if old else 1]
+        else:
+            old[5] += 1
+
+    note(0)
+    while stats["frames"] < frames:
+        cells = list(archive)
+        if rng.random() < top:   # among the best-scoring cells, with the most lives left
+            best = max((archive[c][2], archive[c][3][0]) for c in cells)
+            cells = [c for c in cells if (archive[c][2], archive[c][3][0]) == best]
+        w = np.array([1.0 / np.sqrt(1.0 + archive[c][4]) + 1.0 / np.sqrt(archive[c][5]) for c in cells])
+        cell = cells[rng.choice(len(cells), p=w / w.sum())]
+        entry = archive[cell]
+        entry[4] += 1
+        ale.restoreState(entry[0])
+        emu.restoreState(entry[1])
+        stats["rounds"] += 1
+        score = entry[2]
+        tag = f"round {stats['rounds']}"
+        err = compare_interfaces(ale, emu, f"{tag}, after the restore (episode frame {entry[3][1]})")
+        if err:
+            return err, stats
+        a = actions[rng.integers(len(actions))]
+        for k in range(explore_steps):
+            if rng.random() >= repeat:
+                a = actions[rng.integers(len(actions))]
+            before = ale.getEpisodeFrameNumber()
+            r1, r2 = ale.act(a), emu.act(a)
+            stats["acts"] += 1
+            stats["frames"] += ale.getEpisodeFrameNumber() - before
+            t = f"{tag}, act {k} (episode frame {ale.getEpisodeFrameNumber()})"
+            if r1 != r2:
+                return f"{t}: reward ale={r1} cule={r2}", stats
+            err = compare_interfaces(ale, emu, t)
+            if err:
+                return err, stats
+            score += r1
+            stats["best_score"] = max(stats["best_score"], score)
+            stats["deepest_frame"] = max(stats["deepest_frame"], ale.getEpisodeFrameNumber())
+            if ale.game_over():
+                stats["game_overs"] += 1
+                break
+            note(score)
+        stats["cells"] = len(archive)
+    return None, stats

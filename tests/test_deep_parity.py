@@ -1,8 +1,9 @@
 """scripts/deep_parity.py, the long-horizon parity survey, on short runs: it reports a
 game that matches ALE as exact and finds a difference where there is one (cule run
 with other sticky actions than ALE), in both its modes; a mode (--modes) and vector-env
-keywords (--env-kw) reach both sides; the clone / restore survey (--clone-restore) finds
-a restore that is not ALE's; bad arguments are usage errors."""
+keywords (--env-kw) reach both sides; the clone / restore survey (--clone-restore) and the
+exploring one (--explore) find a restore that is not ALE's; bad arguments are usage
+errors."""
 import importlib.util
 import subprocess
 import sys
@@ -165,3 +166,21 @@ def test_sound_survey(deep, monkeypatch):
     p = subprocess.run([sys.executable, str(SCRIPT), "--sound", "--vector"], capture_output=True, text=True,
                        timeout=60)
     assert p.returncode == 2 and "--sound" in p.stderr
+
+
+def test_explore_survey(deep, monkeypatch):
+    # --explore: rounds restore archived states on both sides and play on; every restore
+    # and act is compared, so a restore that does nothing on the cule side is caught.
+    row = deep.survey_explore("space_invaders", 12000, 1, 4, 7, 108000)
+    assert row["error"] is None and row["frames"] >= 12000
+    assert row["rounds"] >= 10 and row["cells"] >= 10 and row["best_score"] > 0
+    monkeypatch.setattr(cule.ALEInterface, "restoreState", lambda self, state: None)
+    row = deep.survey_explore("space_invaders", 12000, 1, 4, 7, 108000)
+    assert row["error"] is not None and "after the restore" in row["error"]
+    p = subprocess.run([sys.executable, str(SCRIPT), "pong", "--explore", "--frames", "2000", "--jobs", "1"],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "1 of 1 games exact, 2,000 frames compared" in p.stdout and "best score" in p.stdout
+    for bad in (["pong", "--explore", "--vector"], ["pong", "--explore", "--sound"]):
+        p = subprocess.run([sys.executable, str(SCRIPT), *bad], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2 and "--explore" in p.stderr
