@@ -10,6 +10,7 @@ Registered as ``cule/<Game>-v5`` (see ``cule.registration``); ``gym.make`` gives
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import time
 from typing import Any, Optional, Union
@@ -448,6 +449,11 @@ def _rom_path_arg(rom_file, method: str) -> str:
     return os.fsdecode(rom_file)
 
 
+# A joystick axis (-1, 0, 1, compared by value as ale-py does) -> its index in
+# CONTINUOUS_ACTION_TABLE.
+_STICK = {-1: 0, 0: 1, 1: 2}
+
+
 def _actions(ids) -> list:
     """ALE action ids as ``ale_py.Action`` values (ints where ale-py is missing)."""
     try:
@@ -855,21 +861,23 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         return [ACTION_NAMES[a] for a in self._action_set]
 
     @staticmethod
+    @functools.lru_cache(18)
     def map_action_idx(left_center_right: int, down_center_up: int, fire: bool):
         """The ALE action (an ``ale_py.Action``) for a joystick position and fire button,
         as ale-py 0.12.1's ``AtariEnv.map_action_idx``, which its continuous actions go
         through: ``left_center_right`` -1 left, 0 centre, 1 right; ``down_center_up`` -1
         down, 0 centre, 1 up; ``fire`` taken by its truth value, as in ale-py.  E.g.
-        (1, 1, True) -> UPRIGHTFIRE (14).
+        (1, 1, True) -> UPRIGHTFIRE (14).  Cached like ale-py's (``functools.lru_cache``).
 
-        Raises LookupError (ale-py's error) for a position outside {-1, 0, 1}."""
-        if left_center_right not in (-1, 0, 1) or down_center_up not in (-1, 0, 1):
+        Raises LookupError (ale-py's error) for a position outside {-1, 0, 1}, and
+        TypeError for an unhashable argument (a list or array), as ale-py's cache does."""
+        h, v = _STICK.get(left_center_right), _STICK.get(down_center_up)
+        if h is None or v is None:
             raise LookupError(
                 "Unexpected action mapping, expected `left_center_right` and `down_center_up` to be in "
                 "{-1, 0, 1} and `fire` to only be `True` or `False`. "
                 f"Received {left_center_right=}, {down_center_up=} and {fire=}.")
-        return _actions([CONTINUOUS_ACTION_TABLE[int(left_center_right) + 1, int(down_center_up) + 1,
-                                                 int(bool(fire))]])[0]
+        return _actions([CONTINUOUS_ACTION_TABLE[h, v, 1 if fire else 0]])[0]
 
     def get_keys_to_action(self) -> dict:
         """Keyboard keys for ``gymnasium.utils.play``, as ale-py 0.12.1's AtariEnv maps

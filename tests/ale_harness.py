@@ -299,10 +299,12 @@ def run_explore_lockstep(game, frames, seed=0, p=0.25, frameskip=4, max_frames=1
     until game over or truncation.  After every restore and act the reward, RAM, RGB
     screen, lives, flags and frame numbers must be equal.  The archive holds at most
     `max_cells` cells: a new cell then replaces the lowest-scoring one (then the most
-    picked) if it scores more.  Runs until `frames` frames have been played.
+    picked) if it scores more.  Stops after the round in which `frames` frames have
+    been played (a round may run on for up to `explore_steps` acts).
 
     Returns (the first difference or None, stats: frames, acts, rounds (restores),
-    cells, the best score, the deepest episode frame number and game overs reached)."""
+    cells, the best score (0 or more), the deepest episode frame number, and the
+    episodes ended (`game_overs`: ALE's game_over(), truncation included))."""
     import cule
 
     ale = make_ale(game, seed, p, max_frames, frameskip=frameskip)

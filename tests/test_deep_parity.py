@@ -181,6 +181,7 @@ def test_explore_survey(deep, monkeypatch):
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert "1 of 1 games exact, 2,000 frames compared" in p.stdout and "best score" in p.stdout
-    for bad in (["pong", "--explore", "--vector"], ["pong", "--explore", "--sound"]):
+    for bad in (["pong", "--explore", "--vector"], ["pong", "--explore", "--sound"],
+                ["pong", "--explore", "--consoles", "2"], ["pong", "--clone-restore", "--consoles", "2"]):
         p = subprocess.run([sys.executable, str(SCRIPT), *bad], capture_output=True, text=True, timeout=60)
-        assert p.returncode == 2 and "--explore" in p.stderr
+        assert p.returncode == 2 and "--explore" in p.stderr, (bad, p.stderr)

@@ -436,10 +436,15 @@ def test_map_action_idx_is_ale_pys():
         assert ours == Ref.map_action_idx(h, v, f) and type(ours) is ale_py.Action, (h, v, f)
     assert cule.AtariEnv.map_action_idx(1, 1, True) == ale_py.Action.UPRIGHTFIRE
     assert gym.make("cule/Pong-v5").unwrapped.map_action_idx(-1, -1, False) == ale_py.Action.DOWNLEFT
-    for bad in ((2, 0, False), (0, -2, True), (0.5, 0, True), (None, 0, False)):
+    for bad in ((2, 0, False), (0, -2, True), (0.5, 0, True), (None, 0, False), ("1", 0, True)):
         with pytest.raises(LookupError):
             Ref.map_action_idx(*bad)
         with pytest.raises(LookupError, match="Unexpected action mapping"):
+            cule.AtariEnv.map_action_idx(*bad)
+    for bad in ((np.array(1), 0, False), (0, 0, [1])):   # unhashable: ale-py's lru_cache refuses them
+        with pytest.raises(TypeError):
+            Ref.map_action_idx(*bad)
+        with pytest.raises(TypeError):
             cule.AtariEnv.map_action_idx(*bad)
     vec = cule.AtariVectorEnv("pong", 1)
     ref = ale_py.vector_env.AtariVectorEnv("pong", num_envs=1)
