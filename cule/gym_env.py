@@ -27,7 +27,7 @@ from .atari import Atari
 from .human_render import HumanDisplay
 from ._rom_table import ROMS
 from .roms import PADDLE_MAX, PADDLE_MIN, _PADDLE_MAX_OVERRIDE, identify, load_rom
-from .vector_env import CONTINUOUS_ACTION_TABLE, InvalidArgument, _is_int
+from .vector_env import _DIRECTION_ACTIONS, CONTINUOUS_ACTION_TABLE, InvalidArgument, _is_int
 
 ACTION_NAMES = ["NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
                 "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE", "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE",
@@ -449,11 +449,6 @@ def _rom_path_arg(rom_file, method: str) -> str:
     return os.fsdecode(rom_file)
 
 
-# A joystick axis (-1, 0, 1, compared by value as ale-py does) -> its index in
-# CONTINUOUS_ACTION_TABLE.
-_STICK = {-1: 0, 0: 1, 1: 2}
-
-
 def _actions(ids) -> list:
     """ALE action ids as ``ale_py.Action`` values (ints where ale-py is missing)."""
     try:
@@ -871,13 +866,13 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
 
         Raises LookupError (ale-py's error) for a position outside {-1, 0, 1}, and
         TypeError for an unhashable argument (a list or array), as ale-py's cache does."""
-        h, v = _STICK.get(left_center_right), _STICK.get(down_center_up)
-        if h is None or v is None:
+        pair = _DIRECTION_ACTIONS.get((left_center_right, down_center_up))   # compared by value, as ale-py
+        if pair is None:
             raise LookupError(
                 "Unexpected action mapping, expected `left_center_right` and `down_center_up` to be in "
                 "{-1, 0, 1} and `fire` to only be `True` or `False`. "
                 f"Received {left_center_right=}, {down_center_up=} and {fire=}.")
-        return _actions([CONTINUOUS_ACTION_TABLE[h, v, 1 if fire else 0]])[0]
+        return _actions([pair[1 if fire else 0]])[0]
 
     def get_keys_to_action(self) -> dict:
         """Keyboard keys for ``gymnasium.utils.play``, as ale-py 0.12.1's AtariEnv maps
