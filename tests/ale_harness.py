@@ -37,37 +37,41 @@ def make_ale(game, seed, p, max_frames=0, mode=None, difficulty=None, frameskip=
     return ale
 
 
-def compare_state(ale, emu, i, tag):
-    """None if env i of `emu` equals `ale`, else a description of the first difference."""
-    r1 = ale.getRAM()
-    r2 = emu.ram[i].numpy()
+def _first_difference(tag, ram, rgb, checks):
+    """The first difference among (ale, cule) pairs: the RAM, the RGB screen, then the
+    named values `checks` ((name, ale, cule) triples), described; None if all equal."""
+    r1, r2 = ram
     if not np.array_equal(r1, r2):
         idx = np.nonzero(r1 != r2)[0][:8]
         return f"{tag}: RAM differs at {[hex(0x80 + j) for j in idx]}: ale={r1[idx].tolist()} cule={r2[idx].tolist()}"
-    s1 = ale.getScreenRGB()
-    s2 = emu.screen_rgb()[i].numpy()
+    s1, s2 = rgb
     if s1.shape != s2.shape:
         return f"{tag}: screen shape {s1.shape} vs {s2.shape}"
     if not np.array_equal(s1, s2):
         rows = sorted(set(np.nonzero((s1 != s2).any(-1))[0].tolist()))
         return f"{tag}: RGB screen differs on rows {rows[:10]}"
-    checks = [
+    for name, a, b in checks:
+        if a != b:
+            return f"{tag}: {name} ale={a} cule={b}"
+    return None
+
+
+def compare_state(ale, emu, i, tag):
+    """None if env i of `emu` equals `ale`, else a description of the first difference."""
+    err = _first_difference(tag, (ale.getRAM(), emu.ram[i].numpy()), (ale.getScreenRGB(), emu.screen_rgb()[i].numpy()), [
         ("lives", ale.lives(), int(emu.lives[i])),
         ("terminal", ale.game_over(with_truncation=False), bool(emu.terminated[i])),
         ("truncated", ale.game_truncated(), bool(emu.truncated[i])),
         ("episode_frame_number", ale.getEpisodeFrameNumber(), int(emu.episode_frame_number[i])),
         ("frame_number", ale.getFrameNumber(), int(emu.frame_number[i])),
-    ]
-    for name, a, b in checks:
-        if a != b:
-            return f"{tag}: {name} ale={a} cule={b}"
-    if getattr(emu, "sound", False):
+    ])
+    if err is None and getattr(emu, "sound", False):
         a1, a2 = ale.getAudio(), emu.audio[i].numpy()
         if not np.array_equal(a1, a2):
             idx = np.nonzero(a1 != a2)[0]
             return f"{tag}: audio differs at {len(idx)} samples from {int(idx[0])}: ale={a1[idx[:6]].tolist()} " \
                    f"cule={a2[idx[:6]].tolist()}"
-    return None
+    return err
 
 
 def uniform_policy(rng, actions, n):
@@ -254,22 +258,13 @@ def run_clone_restore_lockstep(env_id, include_rng, steps, seed=3, env_kw=None):
 def compare_interfaces(ale, emu, tag):
     """None if cule.ALEInterface `emu` shows what ale-py's ALEInterface `ale` does (RAM,
     RGB screen, lives, terminal, truncation, frame numbers), else the first difference."""
-    r1, r2 = ale.getRAM(), emu.getRAM()
-    if not np.array_equal(r1, r2):
-        idx = np.nonzero(r1 != r2)[0][:8]
-        return f"{tag}: RAM differs at {[hex(0x80 + j) for j in idx]}: ale={r1[idx].tolist()} cule={r2[idx].tolist()}"
-    s1, s2 = ale.getScreenRGB(), emu.getScreenRGB()
-    if s1.shape != s2.shape or not np.array_equal(s1, s2):
-        rows = sorted(set(np.nonzero((s1 != s2).any(-1))[0].tolist())) if s1.shape == s2.shape else "all"
-        return f"{tag}: RGB screen differs on rows {rows[:10] if rows != 'all' else rows}"
-    for name, a, b in (("lives", ale.lives(), emu.lives()),
-                       ("terminal", ale.game_over(with_truncation=False), emu.game_over(with_truncation=False)),
-                       ("truncated", ale.game_truncated(), emu.game_truncated()),
-                       ("episode_frame_number", ale.getEpisodeFrameNumber(), emu.getEpisodeFrameNumber()),
-                       ("frame_number", ale.getFrameNumber(), emu.getFrameNumber())):
-        if a != b:
-            return f"{tag}: {name} ale={a} cule={b}"
-    return None
+    return _first_difference(tag, (ale.getRAM(), emu.getRAM()), (ale.getScreenRGB(), emu.getScreenRGB()), [
+        ("lives", ale.lives(), emu.lives()),
+        ("terminal", ale.game_over(with_truncation=False), emu.game_over(with_truncation=False)),
+        ("truncated", ale.game_truncated(), emu.game_truncated()),
+        ("episode_frame_number", ale.getEpisodeFrameNumber(), emu.getEpisodeFrameNumber()),
+        ("frame_number", ale.getFrameNumber(), emu.getFrameNumber()),
+    ])
 
 
 def explore_cell(gray):
