@@ -10,14 +10,15 @@
 //     history slots (the default, stale_frame_on_early_stop off) or left alone in a
 //     frame buffer is converted later, by k_vec_pool; only a screen whose buffer the
 //     next frame goes on drawing into is converted by the thread itself;
-//   k_vec_pool: one thread per screen byte: the noted screens converted from the frame
-//     buffers or history slots (palette -> gray / RGB through the LUT), coalesced, then
-//     screen 0 := max(screen 0, screen 1), in place as on the CPU (a step that stops
-//     early pools that result again);
-//   k_vec_process: one thread per output element of an env that has new screens: one
-//     INTER_AREA element (vc_area_element) of screen 0, written into the env's
-//     frame-stack ring (a reset zeroes the other slots);
-//   k_vec_obs: the stacked observations, oldest first, from the ring.
+//   k_vec_pool: one block per env, its threads striding through the screens a 4-byte
+//     word each: the noted screens converted from the frame buffers or history slots
+//     (palette -> gray / RGB through the LUT), coalesced, then screen 0 := max(screen
+//     0, screen 1), in place as on the CPU (a step that stops early pools that result
+//     again);
+//   k_vec_process: one block per env that has new screens, a thread per INTER_AREA
+//     element (vc_area_element) of screen 0 in turn, written into the env's frame-stack
+//     ring (a reset zeroes the other slots);
+//   k_vec_obs: one block per env: the stacked observations, oldest first, from the ring.
 // SAME_STEP runs step, process, final_obs, reset of the envs whose episode ended,
 // process, obs.  Nothing is copied to the host.
 
@@ -87,7 +88,7 @@ struct GpuOps {
   // unfinished (stopped by the instruction limit): the next frame then goes on drawing
   // into the same buffer, so that screen is converted now.  A one-thread-per-env
   // conversion touches each env's own buffers, 32 lines per warp access; k_vec_pool
-  // converts with one thread per byte instead.
+  // converts with a block of threads per env instead, coalesced.
   CULE_HD void capture(int k) {
     if (c->tia.partial_frame) {
       convert(screen(), raw(k));
@@ -102,7 +103,7 @@ struct GpuOps {
     uint32_t* dst = (uint32_t*)hist(k);
     for (int w = 0; w < d->raw_px / 4; ++w) dst[w] = src[w];
   }
-  // The history slot is converted by k_vec_pool (one thread per byte, coalesced), which
+  // The history slot is converted by k_vec_pool (a block per env, coalesced), which
   // runs before anything writes the slot again: a step writes its history only before
   // its hist_to_raw calls (a redo calls them again), and pend is cleared by
   // k_vec_process.
@@ -236,42 +237,85 @@ __global__ void k_vec_reset_done(DeviceBatch b, GameConfig g, VecDev d, const in
   out.episode_frame_number[env] = cs.c.episode_frame_number;
 }
 
-// One thread per screen byte of every env: the pooled screens noted in VecDev::pend are
-// written (converted from a frame buffer or a history slot, or zeros), then, for an env
-// with new screens, screen 0 := max(screen 0, screen 1) in place as the CPU VecEnv does
-// (a later step that captures nothing pools this result again).  pend is cleared by
-// k_vec_process.
+// The three kernels after a step (k_vec_pool, k_vec_process, k_vec_obs) run one block per
+// env: its threads stride through the env's bytes (or 4-byte words) together, so a
+// warp's accesses are consecutive and every index is a 32-bit offset into one env's
+// buffers.  (One thread per byte of the whole batch needed a 64-bit division per byte
+// to find its env; at 65,536 envs that was 2.2G threads for the pooled screens alone.)
+
+// Byte k of a 4-byte word as an integer (little-endian, on the GPU and the host).
+CULE_HD uint32_t vec_byte(uint32_t w, int k) { return (w >> (8 * k)) & 0xFFu; }
+
+// Per-byte maximum of two words of 4 bytes.
+CULE_HD uint32_t vec_max4(uint32_t a, uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __vmaxu4(a, b);
+#else
+  uint32_t r = 0;
+  for (int k = 0; k < 4; ++k) {
+    const uint32_t x = vec_byte(a, k), y = vec_byte(b, k);
+    r |= (x > y ? x : y) << (8 * k);
+  }
+  return r;
+#endif
+}
+
+// Word w (bytes 4w..4w+3) of the pooled screen whose VecDev::pend value is p: the word
+// it holds now (kPendNone), zeros, or converted from the palette indices at `pal` (a
+// frame buffer or history slot).
+CULE_HD uint32_t vec_pend_word(const VecDev& d, uint8_t p, const uint8_t* pal, uint32_t now, int w) {
+  if (p == kPendNone) return now;
+  if (p == kPendZero) return 0;
+  const int j = 4 * w;
+  if (d.cn == 1) {
+    const uint32_t idx = *(const uint32_t*)(pal + j);   // 4-aligned: every screen size is
+    uint32_t r = 0;                                      // a multiple of 160 bytes
+    for (int k = 0; k < 4; ++k) r |= (uint32_t)d.lut[vec_byte(idx, k) * 4 + 3] << (8 * k);
+    return r;
+  }
+  uint32_t r = 0;
+  for (int k = 0; k < 4; ++k) r |= (uint32_t)vec_screen_byte(d, pal, j + k) << (8 * k);
+  return r;
+}
+
+// Block `env`: the pooled screens noted in VecDev::pend are written (converted from a
+// frame buffer or a history slot, or zeros), then, for an env with new screens, screen
+// 0 := max(screen 0, screen 1) in place as the CPU VecEnv does (a later step that
+// captures nothing pools this result again).  A word a thread: raw_size is a multiple
+// of 160.  pend is cleared by k_vec_process.
 __global__ void k_vec_pool(DeviceBatch b, VecDev d) {
-  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= (long long)d.n * d.raw_size) return;
-  const int env = (int)(i / d.raw_size);
-  const int j = (int)(i % d.raw_size);
+  const int env = blockIdx.x;
+  if (env >= d.n) return;
   const uint8_t p0 = d.pend[(size_t)env * 2], p1 = d.pend[(size_t)env * 2 + 1];
   const bool pool = d.o.maxpool && d.write_slot[env] >= 0;
   if (!pool && p0 == kPendNone && p1 == kPendNone) return;
-  uint8_t* r0 = d.raw + (size_t)env * 2 * d.raw_size + (size_t)j;
+  uint32_t* r0 = (uint32_t*)(d.raw + (size_t)env * 2 * d.raw_size);
+  uint32_t* r1 = r0 + d.raw_size / 4;
   const uint8_t* fb = b.fbs + (size_t)env * 2 * kFrameBufferBytes;
-  auto value = [&](uint8_t p, const uint8_t* r) -> uint8_t {
-    if (p == kPendNone) return *r;
-    if (p == kPendZero) return 0;
-    if (p >= kPendHist) return vec_screen_byte(d, d.hist + ((size_t)env * 2 + (p - kPendHist)) * d.raw_px, j);
-    return vec_screen_byte(d, fb + (p - kPendBuffer) * kFrameBufferBytes, j);
+  auto source = [&](uint8_t p) -> const uint8_t* {
+    if (p >= kPendHist) return d.hist + ((size_t)env * 2 + (p - kPendHist)) * d.raw_px;
+    if (p >= kPendBuffer) return fb + (p - kPendBuffer) * kFrameBufferBytes;
+    return nullptr;
   };
-  const uint8_t v1 = value(p1, r0 + d.raw_size);
-  uint8_t v0 = value(p0, r0);
-  if (p1 != kPendNone) r0[d.raw_size] = v1;
-  if (pool && v1 > v0) v0 = v1;
-  if (pool || p0 != kPendNone) *r0 = v0;
+  const uint8_t* s0 = source(p0);
+  const uint8_t* s1 = source(p1);
+  const int words = d.raw_size / 4;
+  for (int w = threadIdx.x; w < words; w += blockDim.x) {
+    const uint32_t v1 = vec_pend_word(d, p1, s1, p1 == kPendNone ? r1[w] : 0u, w);
+    uint32_t v0 = vec_pend_word(d, p0, s0, p0 == kPendNone ? r0[w] : 0u, w);
+    if (p1 != kPendNone) r1[w] = v1;
+    if (pool) v0 = vec_max4(v0, v1);
+    if (pool || p0 != kPendNone) r0[w] = v0;
+  }
 }
 
-// One thread per output element of every env with new screens: one INTER_AREA element
-// of screen 0 into the ring slot (a reset zeroes the element in the other slots).
+// Block `env`: pend cleared, then, if the env has new screens, each thread computes
+// INTER_AREA elements of screen 0 into the ring slot (a reset zeroes the element in
+// the other slots).
 __global__ void k_vec_process(VecDev d) {
-  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= (long long)d.n * d.obs_size) return;
-  const int env = (int)(i / d.obs_size);
-  const int e = (int)(i % d.obs_size);
-  if (e == 0) {
+  const int env = blockIdx.x;
+  if (env >= d.n) return;
+  if (threadIdx.x == 0) {
     // k_vec_pool (earlier on this stream) has written the noted screens.
     d.pend[(size_t)env * 2] = kPendNone;
     d.pend[(size_t)env * 2 + 1] = kPendNone;
@@ -281,29 +325,45 @@ __global__ void k_vec_process(VecDev d) {
   const int width = d.plan.dw * d.cn;
   const uint8_t* r0 = d.raw + (size_t)env * 2 * d.raw_size;
   auto src = [&](int j) -> uint8_t { return r0[j]; };
-  const uint8_t v = vc_area_element(d.plan, e / width, e % width, src);
   uint8_t* st = d.stack + (size_t)env * d.o.stack_num * d.obs_size;
-  st[(size_t)ws * d.obs_size + e] = v;
-  if (d.clear[env])
-    for (int k = 0; k < d.o.stack_num; ++k)
-      if (k != ws) st[(size_t)k * d.obs_size + e] = 0;
+  const bool clear = d.clear[env] != 0;
+  for (int e = threadIdx.x; e < d.obs_size; e += blockDim.x) {
+    const uint8_t v = vc_area_element(d.plan, e / width, e % width, src);
+    st[(size_t)ws * d.obs_size + e] = v;
+    if (clear)
+      for (int k = 0; k < d.o.stack_num; ++k)
+        if (k != ws) st[(size_t)k * d.obs_size + e] = 0;
+  }
 }
 
-// The stacked observations, oldest first.  final_only: a row is the observation if the
-// env's step terminated or truncated, else zeros (SAME_STEP final_obs).
-__global__ void k_vec_obs(VecDev d, uint8_t* dst, const uint8_t* term, const uint8_t* trunc, int final_only) {
-  const long long per_env = (long long)d.o.stack_num * d.obs_size;
-  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= (long long)d.n * per_env) return;
-  const int env = (int)(i / per_env);
-  const int k = (int)((i % per_env) / d.obs_size);
-  const int e = (int)(i % d.obs_size);
-  if (final_only && !term[env] && !trunc[env]) {
-    dst[i] = 0;
-    return;
+// Block `env`: its stacked observation, oldest first, into row env of dst.  final_only:
+// the row is the observation if the env's step terminated or truncated, else zeros
+// (SAME_STEP final_obs).  words: obs_size and both buffers' addresses are multiples of
+// 4, so whole words are copied.
+__global__ void k_vec_obs(VecDev d, uint8_t* dst, const uint8_t* term, const uint8_t* trunc, int final_only,
+                          int words) {
+  const int env = blockIdx.x;
+  if (env >= d.n) return;
+  const int S = d.o.stack_num;
+  const size_t per_env = (size_t)S * d.obs_size;
+  uint8_t* row = dst + (size_t)env * per_env;
+  const uint8_t* st = d.stack + (size_t)env * per_env;
+  const bool zero = final_only && !term[env] && !trunc[env];
+  const int first = d.slots[env].stack_idx;
+  if (words) {
+    const int ow = d.obs_size / 4;
+    for (int k = 0; k < S; ++k) {
+      uint32_t* out = (uint32_t*)row + (size_t)k * ow;
+      const uint32_t* in = (const uint32_t*)st + (size_t)((first + k) % S) * ow;
+      for (int e = threadIdx.x; e < ow; e += blockDim.x) out[e] = zero ? 0u : in[e];
+    }
+  } else {
+    for (int k = 0; k < S; ++k) {
+      uint8_t* out = row + (size_t)k * d.obs_size;
+      const uint8_t* in = st + (size_t)((first + k) % S) * d.obs_size;
+      for (int e = threadIdx.x; e < d.obs_size; e += blockDim.x) out[e] = zero ? 0 : in[e];
+    }
   }
-  const int src = (d.slots[env].stack_idx + k) % d.o.stack_num;
-  dst[i] = d.stack[(size_t)env * per_env + (size_t)src * d.obs_size + e];
 }
 
 template <class T>
@@ -435,12 +495,14 @@ static vec::VecOutputs vec_outputs(const CudaVecOutputs& o) {
 
 static void vec_finish(const DeviceBatch& b, const VecDev& d, uint8_t* obs, const vec::VecOutputs& out,
                        int final_only, cudaStream_t s) {
-  CULE_LAUNCH(k_vec_pool, blocks((long long)d.n * d.raw_size), kThreads, s, b, d);
+  // One block per env (see k_vec_pool).
+  CULE_LAUNCH(k_vec_pool, d.n, kThreads, s, b, d);
   check(cudaGetLastError(), "k_vec_pool");
-  CULE_LAUNCH(k_vec_process, blocks((long long)d.n * d.obs_size), kThreads, s, d);
+  CULE_LAUNCH(k_vec_process, d.n, kThreads, s, d);
   check(cudaGetLastError(), "k_vec_process");
-  CULE_LAUNCH(k_vec_obs, blocks((long long)d.n * d.o.stack_num * d.obs_size), kThreads, s, d, obs,
-              (const uint8_t*)out.terminated, (const uint8_t*)out.truncated, final_only);
+  const int words = (d.obs_size % 4 == 0 && (uintptr_t)obs % 4 == 0 && (uintptr_t)d.stack % 4 == 0) ? 1 : 0;
+  CULE_LAUNCH(k_vec_obs, d.n, kThreads, s, d, obs, (const uint8_t*)out.terminated, (const uint8_t*)out.truncated,
+              final_only, words);
   check(cudaGetLastError(), "k_vec_obs");
 }
 

@@ -60,6 +60,9 @@ CASES = {
                                                    "frameskip": 3, "stack_num": 2}),
     "pong-full-size": ("pong", 2, 15, {"img_height": 210, "img_width": 160}),
     "pong-half-size": ("pong", 2, 15, {"img_height": 105, "img_width": 80}),
+    # An observation of 85 x 85 = 7,225 bytes (not a multiple of 4): k_vec_obs copies
+    # bytes, not words.
+    "breakout-85x85-odd-size": ("breakout", 3, 40, {"img_height": 85, "img_width": 85}),
     # The computer's turn runs frames past the 25,000-instruction limit: a screen
     # captured in such a frame is converted by the env's thread (the next frame goes on
     # drawing into its buffer), the others by k_vec_pool.
