@@ -204,22 +204,32 @@ __global__ void k_info(DeviceBatch b, GameConfig g, int32_t* lives, uint8_t* ter
     for (int i = 0; i < 128; ++i) ram[(size_t)env * 128 + i] = s.c.riot.ram[i];
 }
 
-// Palette conversion: one thread per pixel.
+// Byte k of a 4-byte word read from memory (little-endian, on the GPU and the host).
+CULE_HD uint32_t byte_of(uint32_t w, int k) { return (w >> (8 * k)) & 0xFFu; }
+
+// Palette conversion: one block per env, its threads striding through the screen four
+// pixels (a word of palette indices; pixels is a multiple of 160) at a time, writing
+// whole words (out's address is a multiple of 4: a gray group of 4 pixels is one word,
+// an RGB group three).  (One thread per pixel of the whole batch needed a 64-bit
+// division per pixel to find its env.)
 __global__ void k_screen(DeviceBatch b, const uint8_t* cur_buf, int pixels, const uint8_t* lut, int channels,
                          uint8_t* out) {
-  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  size_t total = (size_t)b.n * pixels;
-  if (i >= total) return;
-  int env = (int)(i / pixels);
-  int p = (int)(i % pixels);
-  const uint8_t* fb = b.fbs + (size_t)env * 2 * kFrameBufferBytes + (cur_buf[env] ? kFrameBufferBytes : 0);
-  uint8_t v = fb[p];
-  if (channels == 3) {
-    out[i * 3 + 0] = lut[v * 4 + 0];
-    out[i * 3 + 1] = lut[v * 4 + 1];
-    out[i * 3 + 2] = lut[v * 4 + 2];
-  } else {
-    out[i] = lut[v * 4 + 3];
+  const int env = blockIdx.x;
+  if (env >= b.n) return;
+  const uint32_t* fb =
+      (const uint32_t*)(b.fbs + (size_t)env * 2 * kFrameBufferBytes + (cur_buf[env] ? kFrameBufferBytes : 0));
+  uint32_t* row = (uint32_t*)(out + (size_t)env * pixels * channels);
+  for (int q = threadIdx.x; q < pixels / 4; q += blockDim.x) {
+    const uint32_t idx = fb[q];
+    if (channels == 3) {
+      uint32_t v[3] = {0, 0, 0};
+      for (int j = 0; j < 12; ++j) v[j / 4] |= (uint32_t)lut[byte_of(idx, j / 3) * 4 + j % 3] << (8 * (j % 4));
+      for (int w = 0; w < 3; ++w) row[(size_t)q * 3 + w] = v[w];
+    } else {
+      uint32_t r = 0;
+      for (int k = 0; k < 4; ++k) r |= (uint32_t)lut[byte_of(idx, k) * 4 + 3] << (8 * k);
+      row[q] = r;
+    }
   }
 }
 
@@ -546,12 +556,14 @@ void CudaBatch::read_info(uintptr_t lives, uintptr_t term, uintptr_t trunc, uint
 }
 
 static void screen(CudaBatch::Impl& d, uintptr_t out, int channels, cudaStream_t s) {
+  // (The callers' outputs are fresh tensors, whose addresses are aligned.)
+  if (out % 4 != 0) throw std::invalid_argument("screen output address must be a multiple of 4");
   DeviceGuard guard(d.device);
   CULE_LAUNCH(k_cur_buf, blocks(d.n), kThreads, s, d.b, d.scratch);
   check(cudaGetLastError(), "k_cur_buf");
   int pixels = d.cfg.screen_height * 160;
-  CULE_LAUNCH(k_screen, blocks((long long)d.n * pixels), kThreads, s, d.b, (const uint8_t*)d.scratch, pixels,
-              (const uint8_t*)d.lut, channels, (uint8_t*)out);
+  CULE_LAUNCH(k_screen, d.n, kThreads, s, d.b, (const uint8_t*)d.scratch, pixels, (const uint8_t*)d.lut, channels,
+              (uint8_t*)out);
   check(cudaGetLastError(), "k_screen");
 }
 

@@ -243,9 +243,6 @@ __global__ void k_vec_reset_done(DeviceBatch b, GameConfig g, VecDev d, const in
 // buffers.  (One thread per byte of the whole batch needed a 64-bit division per byte
 // to find its env; at 65,536 envs that was 2.2G threads for the pooled screens alone.)
 
-// Byte k of a 4-byte word as an integer (little-endian, on the GPU and the host).
-CULE_HD uint32_t vec_byte(uint32_t w, int k) { return (w >> (8 * k)) & 0xFFu; }
-
 // Per-byte maximum of two words of 4 bytes.
 CULE_HD uint32_t vec_max4(uint32_t a, uint32_t b) {
 #if defined(__CUDA_ARCH__)
@@ -253,7 +250,7 @@ CULE_HD uint32_t vec_max4(uint32_t a, uint32_t b) {
 #else
   uint32_t r = 0;
   for (int k = 0; k < 4; ++k) {
-    const uint32_t x = vec_byte(a, k), y = vec_byte(b, k);
+    const uint32_t x = byte_of(a, k), y = byte_of(b, k);
     r |= (x > y ? x : y) << (8 * k);
   }
   return r;
@@ -270,7 +267,7 @@ CULE_HD uint32_t vec_pend_word(const VecDev& d, uint8_t p, const uint8_t* pal, u
   if (d.cn == 1) {
     const uint32_t idx = *(const uint32_t*)(pal + j);   // 4-aligned: every screen size is
     uint32_t r = 0;                                      // a multiple of 160 bytes
-    for (int k = 0; k < 4; ++k) r |= (uint32_t)d.lut[vec_byte(idx, k) * 4 + 3] << (8 * k);
+    for (int k = 0; k < 4; ++k) r |= (uint32_t)d.lut[byte_of(idx, k) * 4 + 3] << (8 * k);
     return r;
   }
   uint32_t r = 0;
