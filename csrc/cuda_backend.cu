@@ -246,37 +246,45 @@ __global__ void k_cur_buf(DeviceBatch b, uint8_t* cur) {
 
 // Save / restore.  Snapshots are rows of plain bytes, the CPU backend's layout: row r
 // holds console ids[r] as its Console struct (sizeof(Console) bytes) and, in a second
-// array, its two frame buffers.  One thread per console word / frame buffer byte.
+// array, its two frame buffers.  One block per row, its threads striding through the
+// row's console words / frame buffer bytes (the rows may come from any tensor, so no
+// alignment is assumed for them).
 __global__ void k_export_consoles(DeviceBatch b, const int64_t* ids, int k, uint8_t* out) {
-  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= (long long)k * kWords) return;
-  int row = (int)(i / kWords), w = (int)(i % kWords);
-  uint32_t word = b.states[word_index((int)ids[row], w)];
+  const int row = blockIdx.x;
+  if (row >= k) return;
+  const int env = (int)ids[row];
   uint8_t* dst = out + (size_t)row * kConsoleBytes;
-  for (int j = 0; j < 4 && 4 * w + j < kConsoleBytes; ++j) dst[4 * w + j] = (uint8_t)(word >> (8 * j));
+  for (int w = threadIdx.x; w < kWords; w += blockDim.x) {
+    const uint32_t word = b.states[word_index(env, w)];
+    for (int j = 0; j < 4 && 4 * w + j < kConsoleBytes; ++j) dst[4 * w + j] = (uint8_t)(word >> (8 * j));
+  }
 }
 
 __global__ void k_import_consoles(DeviceBatch b, const int64_t* ids, int k, const uint8_t* in) {
-  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= (long long)k * kWords) return;
-  int row = (int)(i / kWords), w = (int)(i % kWords);
+  const int row = blockIdx.x;
+  if (row >= k) return;
+  const int env = (int)ids[row];
   const uint8_t* src = in + (size_t)row * kConsoleBytes;
-  uint32_t word = 0;
-  for (int j = 0; j < 4 && 4 * w + j < kConsoleBytes; ++j) word |= (uint32_t)src[4 * w + j] << (8 * j);
-  b.states[word_index((int)ids[row], w)] = word;
+  for (int w = threadIdx.x; w < kWords; w += blockDim.x) {
+    uint32_t word = 0;
+    for (int j = 0; j < 4 && 4 * w + j < kConsoleBytes; ++j) word |= (uint32_t)src[4 * w + j] << (8 * j);
+    b.states[word_index(env, w)] = word;
+  }
 }
 
 // to_rows: copy frame buffers of envs ids[] into rows of out; otherwise rows into envs.
 __global__ void k_copy_frame_buffers(DeviceBatch b, const int64_t* ids, int k, uint8_t* rows, int to_rows) {
-  const long long per_env = 2ll * kFrameBufferBytes;
-  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= (long long)k * per_env) return;
-  long long row = i / per_env, off = i % per_env;
-  uint8_t* fb = b.fbs + (size_t)ids[row] * per_env + off;
-  if (to_rows)
-    rows[i] = *fb;
-  else
-    *fb = rows[i];
+  const int row = blockIdx.x;
+  if (row >= k) return;
+  const int per_env = 2 * kFrameBufferBytes;
+  uint8_t* fb = b.fbs + (size_t)ids[row] * per_env;
+  uint8_t* r = rows + (size_t)row * per_env;
+  for (int i = threadIdx.x; i < per_env; i += blockDim.x) {
+    if (to_rows)
+      r[i] = fb[i];
+    else
+      fb[i] = r[i];
+  }
 }
 
 int blocks(long long n) { return (int)((n + kThreads - 1) / kThreads); }
@@ -576,10 +584,10 @@ void CudaBatch::export_state(uintptr_t ids, int count, uintptr_t consoles, uintp
   DeviceGuard guard(d.device);
   if (count <= 0) return;   // an empty grid is an invalid launch
   cudaStream_t s = (cudaStream_t)stream;
-  CULE_LAUNCH(k_export_consoles, blocks((long long)count * kWords), kThreads, s, d.b, (const int64_t*)ids, count,
+  CULE_LAUNCH(k_export_consoles, count, kThreads, s, d.b, (const int64_t*)ids, count,
               (uint8_t*)consoles);
   check(cudaGetLastError(), "k_export_consoles");
-  CULE_LAUNCH(k_copy_frame_buffers, blocks((long long)count * 2 * kFrameBufferBytes), kThreads, s, d.b,
+  CULE_LAUNCH(k_copy_frame_buffers, count, kThreads, s, d.b,
               (const int64_t*)ids, count, (uint8_t*)frame_buffers, 1);
   check(cudaGetLastError(), "k_copy_frame_buffers(export)");
 }
@@ -590,10 +598,10 @@ void CudaBatch::import_state(uintptr_t ids, int count, uintptr_t consoles, uintp
   DeviceGuard guard(d.device);
   if (count <= 0) return;
   cudaStream_t s = (cudaStream_t)stream;
-  CULE_LAUNCH(k_import_consoles, blocks((long long)count * kWords), kThreads, s, d.b, (const int64_t*)ids, count,
+  CULE_LAUNCH(k_import_consoles, count, kThreads, s, d.b, (const int64_t*)ids, count,
               (const uint8_t*)consoles);
   check(cudaGetLastError(), "k_import_consoles");
-  CULE_LAUNCH(k_copy_frame_buffers, blocks((long long)count * 2 * kFrameBufferBytes), kThreads, s, d.b,
+  CULE_LAUNCH(k_copy_frame_buffers, count, kThreads, s, d.b,
               (const int64_t*)ids, count, (uint8_t*)frame_buffers, 0);
   check(cudaGetLastError(), "k_copy_frame_buffers(import)");
 }
