@@ -207,6 +207,14 @@ __global__ void k_info(DeviceBatch b, GameConfig g, int32_t* lives, uint8_t* ter
 // Byte k of a 4-byte word read from memory (little-endian, on the GPU and the host).
 CULE_HD uint32_t byte_of(uint32_t w, int k) { return (w >> (8 * k)) & 0xFFu; }
 
+// Four palette indices (a word, byte k pixel k) -> their four gray levels, through the
+// LUT (4 bytes a palette index: red, green, blue, gray).
+CULE_HD uint32_t lut_gray4(const uint8_t* lut, uint32_t idx) {
+  uint32_t r = 0;
+  for (int k = 0; k < 4; ++k) r |= (uint32_t)lut[byte_of(idx, k) * 4 + 3] << (8 * k);
+  return r;
+}
+
 // Palette conversion: one block per env, its threads striding through the screen four
 // pixels (a word of palette indices; pixels is a multiple of 160) at a time, writing
 // whole words (out's address is a multiple of 4: a gray group of 4 pixels is one word,
@@ -226,9 +234,7 @@ __global__ void k_screen(DeviceBatch b, const uint8_t* cur_buf, int pixels, cons
       for (int j = 0; j < 12; ++j) v[j / 4] |= (uint32_t)lut[byte_of(idx, j / 3) * 4 + j % 3] << (8 * (j % 4));
       for (int w = 0; w < 3; ++w) row[(size_t)q * 3 + w] = v[w];
     } else {
-      uint32_t r = 0;
-      for (int k = 0; k < 4; ++k) r |= (uint32_t)lut[byte_of(idx, k) * 4 + 3] << (8 * k);
-      row[q] = r;
+      row[q] = lut_gray4(lut, idx);
     }
   }
 }
@@ -279,12 +285,9 @@ __global__ void k_copy_frame_buffers(DeviceBatch b, const int64_t* ids, int k, u
   const int per_env = 2 * kFrameBufferBytes;
   uint8_t* fb = b.fbs + (size_t)ids[row] * per_env;
   uint8_t* r = rows + (size_t)row * per_env;
-  for (int i = threadIdx.x; i < per_env; i += blockDim.x) {
-    if (to_rows)
-      r[i] = fb[i];
-    else
-      fb[i] = r[i];
-  }
+  const uint8_t* from = to_rows ? fb : r;
+  uint8_t* to = to_rows ? r : fb;
+  for (int i = threadIdx.x; i < per_env; i += blockDim.x) to[i] = from[i];
 }
 
 int blocks(long long n) { return (int)((n + kThreads - 1) / kThreads); }

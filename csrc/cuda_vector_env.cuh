@@ -265,10 +265,8 @@ CULE_HD uint32_t vec_pend_word(const VecDev& d, uint8_t p, const uint8_t* pal, u
   if (p == kPendZero) return 0;
   const int j = 4 * w;
   if (d.cn == 1) {
-    const uint32_t idx = *(const uint32_t*)(pal + j);   // 4-aligned: every screen size is
-    uint32_t r = 0;                                      // a multiple of 160 bytes
-    for (int k = 0; k < 4; ++k) r |= (uint32_t)d.lut[byte_of(idx, k) * 4 + 3] << (8 * k);
-    return r;
+    // 4-aligned: every screen size is a multiple of 160 bytes.
+    return lut_gray4(d.lut, *(const uint32_t*)(pal + j));
   }
   uint32_t r = 0;
   for (int k = 0; k < 4; ++k) r |= (uint32_t)vec_screen_byte(d, pal, j + k) << (8 * k);
