@@ -331,6 +331,17 @@ __global__ void k_vec_process(VecDev d) {
   }
 }
 
+// Block-wide copy of one env's stack ring (S slots of n elements of T at `st`, the
+// oldest at slot `first`) into `row`, oldest first; zeros instead when `zero`.
+template <class T>
+__device__ void vec_copy_stack(T* row, const T* st, int S, int n, int first, bool zero) {
+  for (int k = 0; k < S; ++k) {
+    T* out = row + (size_t)k * n;
+    const T* in = st + (size_t)((first + k) % S) * n;
+    for (int e = threadIdx.x; e < n; e += blockDim.x) out[e] = zero ? T(0) : in[e];
+  }
+}
+
 // Block `env`: its stacked observation, oldest first, into row env of dst.  final_only:
 // the row is the observation if the env's step terminated or truncated, else zeros
 // (SAME_STEP final_obs).  words: obs_size and both buffers' addresses are multiples of
@@ -345,20 +356,10 @@ __global__ void k_vec_obs(VecDev d, uint8_t* dst, const uint8_t* term, const uin
   const uint8_t* st = d.stack + (size_t)env * per_env;
   const bool zero = final_only && !term[env] && !trunc[env];
   const int first = d.slots[env].stack_idx;
-  if (words) {
-    const int ow = d.obs_size / 4;
-    for (int k = 0; k < S; ++k) {
-      uint32_t* out = (uint32_t*)row + (size_t)k * ow;
-      const uint32_t* in = (const uint32_t*)st + (size_t)((first + k) % S) * ow;
-      for (int e = threadIdx.x; e < ow; e += blockDim.x) out[e] = zero ? 0u : in[e];
-    }
-  } else {
-    for (int k = 0; k < S; ++k) {
-      uint8_t* out = row + (size_t)k * d.obs_size;
-      const uint8_t* in = st + (size_t)((first + k) % S) * d.obs_size;
-      for (int e = threadIdx.x; e < d.obs_size; e += blockDim.x) out[e] = zero ? 0 : in[e];
-    }
-  }
+  if (words)
+    vec_copy_stack((uint32_t*)row, (const uint32_t*)st, S, d.obs_size / 4, first, zero);
+  else
+    vec_copy_stack(row, st, S, d.obs_size, first, zero);
 }
 
 template <class T>
