@@ -544,6 +544,17 @@ def check_args(args) -> None:
         raise SystemExit("--capture-video records the evaluations' episodes, and --eval-interval 0 turns "
                          "evaluations off; drop one of them (--no-capture-video turns off a capture "
                          "that --resume takes from the checkpoint)")
+    for flag, low in (("total_frames", 1), ("log_interval", 1), ("save_interval", 1), ("eval_interval", 0),
+                      ("eval_max_frames", 1), ("max_minutes", 0), ("torch_threads", 0), ("env_threads", 0)):
+        if getattr(args, flag) < low:
+            raise SystemExit(f"--{flag.replace('_', '-')} must be >= {low}, got {getattr(args, flag)}")
+    # A new run never writes into an earlier one's directory (its checkpoint would be
+    # replaced and its progress.csv mixed with this run's rows).  Rank 0 only: under
+    # torchrun it makes the directory, possibly before another rank gets here.
+    if (not args.resume and args.log_dir and int(os.environ.get("RANK", "0")) == 0
+            and any(os.path.exists(os.path.join(args.log_dir, f)) for f in ("checkpoint.pt", "progress.csv"))):
+        raise SystemExit(f"--log-dir {args.log_dir} already holds a run: continue it with --resume "
+                         f"{args.log_dir}, or choose another --log-dir")
     if args.device:
         try:
             dev = torch.device(args.device)

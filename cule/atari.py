@@ -110,10 +110,12 @@ def _parse_device(device, error=ValueError) -> torch.device:
     return d
 
 
-def _check_memory(num_envs: int, device: torch.device, emulated: bool) -> None:
-    """ValueError when the consoles and their two frame buffers alone would not fit in the
+def _check_memory(num_envs: int, device: torch.device, emulated: bool, extra_per_env: int = 0,
+                  what: str = "its consoles and frame buffers", error=ValueError) -> None:
+    """``error`` when the consoles and their two frame buffers alone (plus
+    ``extra_per_env`` bytes an env, e.g. a vector env's frame stacks) would not fit in the
     machine's memory (the CPU's physical memory, or the GPU's), before anything is allocated."""
-    need = num_envs * (_core.console_state_bytes + 2 * _core.frame_buffer_bytes)
+    need = num_envs * (_core.console_state_bytes + 2 * _core.frame_buffer_bytes + extra_per_env)
     if device.type == "cuda" and not emulated:
         index = device.index if device.index is not None else torch.cuda.current_device()
         have, where = torch.cuda.get_device_properties(index).total_memory, f"GPU {index}"
@@ -123,8 +125,8 @@ def _check_memory(num_envs: int, device: torch.device, emulated: bool) -> None:
         except (ValueError, OSError, AttributeError):   # no such sysconf names here
             return
     if need > have:
-        raise ValueError(f"num_envs={num_envs} needs at least {need / 2**30:.1f} GiB for its consoles and frame "
-                         f"buffers, more than the {have / 2**30:.1f} GiB of {where}")
+        raise error(f"num_envs={num_envs} needs at least {need / 2**30:.1f} GiB for {what}, more than the "
+                    f"{have / 2**30:.1f} GiB of {where}")
 
 
 def ale_float(x) -> float:
@@ -217,7 +219,8 @@ class Atari:
         seed: an int ``s`` (env ``i`` is seeded ``s + i``, like ALEInterface's
             ``random_seed``), one int per env, or None for random seeds.  Seeds must be
             in [0, 2**31 - 1].
-        num_threads: CPU threads stepping the consoles (default: all cores).
+        num_threads: CPU threads stepping the consoles (default None: all cores); at
+            most ``num_envs`` are started, as more would have no console to step.
         render: True (default): ``screen_rgb``/``screen_grayscale`` show ALE's screen.
             Only the last two frames of each ``act`` are drawn to pixels (the one
             shown, and the one before it, which keeps ALE's second frame buffer
@@ -291,6 +294,7 @@ class Atari:
             num_threads = os.cpu_count() or 1
         if isinstance(num_threads, bool) or not isinstance(num_threads, (int, np.integer)) or num_threads < 1:
             raise ValueError(f"num_threads must be an integer >= 1, got {num_threads!r}")
+        num_threads = min(int(num_threads), num_envs)
         if not isinstance(render, (bool, np.bool_)):
             raise ValueError(f"render must be True or False, got {render!r}")
         if not isinstance(sound, (bool, np.bool_)):
@@ -390,6 +394,7 @@ class Atari:
         Returns:
             int32 tensor [num_envs]: rewards summed over the frameskip frames.
         Raises:
+            TypeError: ``actions`` is None or a string.
             ValueError: wrong shape, non-integer dtype, or an id outside [0, 18).
                 On the CUDA backend, ids in a CUDA tensor are checked on the GPU so the
                 step needs no host synchronisation: an out-of-range id makes that call
@@ -411,6 +416,9 @@ class Atari:
                 return torch.from_numpy(r)
         if isinstance(actions, torch.Tensor):
             shape = tuple(actions.shape)
+        elif actions is None or isinstance(actions, (str, bytes)):
+            raise TypeError(f"actions must be an integer tensor or array of shape ({self.num_envs},), got "
+                            f"{type(actions).__name__}")
         else:
             shape = np.shape(actions)
         if shape != (self.num_envs,):
@@ -430,8 +438,9 @@ class Atari:
     def reset(self, env_ids=None) -> None:
         """ALE ``reset_game`` for every console, or for the given env indices.
 
-        RAM is not cleared (as in ALE, it carries over between episodes).
-        Raises ValueError for non-integer or out-of-range ids.
+        RAM is not cleared (as in ALE, it carries over between episodes).  An id
+        listed twice is reset once.  Raises ValueError for non-integer or out-of-range
+        ids.
         """
         if env_ids is None:
             ids = np.arange(self.num_envs, dtype=np.int64)

@@ -337,7 +337,7 @@ class ConsoleView:
                 other than 4753849 (the message names the default to set back).  Nothing
                 is changed.
             gymnasium.error.Error: ``display_screen`` is set and no window can be
-                opened (no display, or pygame missing).  Nothing is changed.
+                opened (SDL can open none, or pygame is missing).  Nothing is changed.
         """
         self._env._apply_load(self._plan_load(rom_file))
 

@@ -79,8 +79,10 @@ class HumanDisplay:
 
     Raises:
         gymnasium.error.DependencyNotInstalled: pygame is missing.
-        gymnasium.error.Error: no window can be opened (no display; SDL's dummy video
-            driver, ``SDL_VIDEODRIVER=dummy``, runs without one).
+        gymnasium.error.Error: SDL can open no window at all.  (Where it finds no
+            display it usually falls back to its offscreen driver instead: the env then
+            runs, paced, and shows nothing, as under ale-py; ``SDL_VIDEODRIVER=dummy``
+            asks for that.)
     """
 
     def __init__(self, frame_rate: int):

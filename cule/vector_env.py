@@ -49,7 +49,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from . import _vector
-from .atari import Atari, _check_digests, _no_cuda_reason, _parse_device, _real_number, _row_digests
+from .atari import Atari, _check_digests, _check_memory, _no_cuda_reason, _parse_device, _real_number, _row_digests
 from .cuda_atari import cuda_available, emulated_module
 
 _MAX_SEED = 2**31 - 1
@@ -218,7 +218,9 @@ class AtariVectorEnv(VectorEnv):
     an episode ended on, rows of envs that are not done are zero) when any env is done.
 
     Raises:
-        InvalidArgument (ValueError, gymnasium.error.Error) for bad arguments,
+        InvalidArgument (ValueError, gymnasium.error.Error) for bad arguments, and for
+        a batch whose consoles, frame buffers and frame stacks would not fit in the
+        machine's (or the GPU's) memory, checked before they are allocated;
         TypeError for unknown keyword arguments.
     """
 
@@ -323,6 +325,14 @@ class AtariVectorEnv(VectorEnv):
             raise InvalidArgument(f"img_height x img_width = {img_height} x {img_width} is larger than the "
                                   f"{self.atari.game} screen ({screen_h} x {screen_w}); cule reproduces OpenCV's "
                                   f"INTER_AREA only for downscaling")
+        # The frame-stack ring and the observations handed out (stack_num frames each),
+        # and the two pooled screens, besides the consoles Atari checked: a clear error
+        # here rather than a failed allocation.
+        channels = 1 if grayscale else 3
+        _check_memory(num_envs, self.device, _emulate_cuda,
+                      2 * stack_num * img_height * img_width * channels + 2 * screen_h * screen_w * channels,
+                      f"its consoles, frame buffers and {stack_num}-frame stacks of {img_height} x {img_width}",
+                      InvalidArgument)
         self.game = self.atari.game
         self.num_envs = num_envs
         self.batch_size = batch_size if batch_size else num_envs

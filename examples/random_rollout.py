@@ -11,6 +11,7 @@ A step is one act() call on every console, i.e. --frameskip frames each.
 """
 import argparse
 import math
+import os
 import time
 
 import numpy as np
@@ -44,6 +45,11 @@ def main():
     args = ap.parse_args()
     if args.envs < 1 or args.steps < 1 or args.frameskip < 1:
         ap.error("--envs, --steps and --frameskip must be >= 1")
+    # The output is checked before the rollout, not found unwritable after it.
+    if not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
+        ap.error(f"--out {args.out}: no such directory {os.path.dirname(os.path.abspath(args.out))}")
+    if os.path.splitext(args.out)[1].lower() not in Image.registered_extensions():
+        ap.error(f"--out {args.out}: Pillow cannot write that file type; use .png")
     try:
         emu = cule.Atari(args.game, args.envs, frameskip=args.frameskip, seed=args.seed,
                          num_threads=args.threads)

@@ -39,14 +39,14 @@ def record(game: str, num_envs: int, steps: int, out: str, seed: int = 0, fps: i
         env.step(rng.integers(0, env.single_action_space.n, num_envs))
         frames.append(tile(env.screens().numpy(), cols))
     env.close()
-    if out.endswith(".mp4"):
+    if out.lower().endswith(".mp4"):
         try:
             import imageio_ffmpeg  # noqa: F401
         except ImportError:
             out = out[:-4] + ".gif"
             print(f"imageio-ffmpeg is not installed: writing a GIF instead ({out}"
                   + (", which exists and is overwritten)" if os.path.exists(out) else ")"))
-    if out.endswith(".mp4"):
+    if out.lower().endswith(".mp4"):
         imageio.mimwrite(out, frames, fps=fps, macro_block_size=1)
     else:
         # GIF times frames in 10 ms steps: durations that keep the running total on time.
@@ -69,6 +69,11 @@ def main():
             ap.error(f"--{name.replace('_', '-')} must be >= 1")
     if args.seed < 0:
         ap.error("--seed must be >= 0")
+    # The output is checked before recording, not found unwritable after it.
+    if os.path.splitext(args.out)[1].lower() not in (".gif", ".mp4"):
+        ap.error(f"--out {args.out}: write a .gif or an .mp4")
+    if not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
+        ap.error(f"--out {args.out}: no such directory {os.path.dirname(os.path.abspath(args.out))}")
     import cule
 
     try:

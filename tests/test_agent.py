@@ -251,6 +251,13 @@ def test_smoke_run_and_resume(tmp_path):
         if r["kind"] == "eval":
             assert float(r["length_mean"]) <= 400  # --eval-max-frames cap
 
+    # a new run pointed at this directory is refused and changes nothing
+    before = open(os.path.join(log_dir, "checkpoint.pt"), "rb").read()
+    proc = subprocess.run([sys.executable, SCRIPT, *TINY, "--total-frames", "500", "--log-dir", log_dir],
+                          env=_env(), capture_output=True, text=True, timeout=120, cwd=str(tmp_path))
+    assert proc.returncode != 0 and "already holds a run: continue it with --resume" in proc.stderr, proc.stderr
+    assert open(os.path.join(log_dir, "checkpoint.pt"), "rb").read() == before and _rows(log_dir) == rows
+
     # continue the same run from its log dir to 4000 frames
     _, t2 = _run([sys.executable, SCRIPT, "--resume", log_dir, "--total-frames", "4000"],
                  cwd=str(tmp_path))
@@ -278,6 +285,17 @@ def test_torchrun_two_processes(tmp_path):
     assert out.count("done:") == 1  # only rank 0 reports
     assert os.path.exists(os.path.join(log_dir, "learning_curve.png"))
     print(f"torchrun run {t:.1f}s")
+
+
+@pytest.mark.parametrize("flag,value,low", [("--total-frames", "-5", 1), ("--total-frames", "0", 1),
+                                            ("--log-interval", "0", 1), ("--save-interval", "-1", 1),
+                                            ("--eval-interval", "-1", 0), ("--max-minutes", "-2", 0)])
+def test_bad_intervals_fail_before_anything_is_written(flag, value, low, tmp_path):
+    proc = subprocess.run([sys.executable, SCRIPT, flag, value, "--device", "cpu", "--log-dir", str(tmp_path / "run")],
+                          env=_env(), capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0
+    assert f"{flag} must be >= {low}" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert not os.path.exists(tmp_path / "run")
 
 
 @pytest.mark.parametrize("flag", ["--eval-episodes", "--num-envs", "--num-steps"])

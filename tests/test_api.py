@@ -80,6 +80,33 @@ def test_bad_actions_raise_and_change_nothing(emu, actions, match):
     assert unchanged(before, snapshot(emu))
 
 
+@pytest.mark.parametrize("actions", [None, "000", b"000"])
+def test_non_array_actions_raise_type_error_and_change_nothing(emu, actions):
+    before = snapshot(emu)
+    with pytest.raises(TypeError, match=r"actions must be an integer tensor or array of shape \(3,\)"):
+        emu.act(actions)
+    assert unchanged(before, snapshot(emu))
+
+
+def test_more_threads_than_envs_steps_like_one_thread():
+    many = cule.Atari("breakout", 2, seed=4, num_threads=64)
+    one = cule.Atari("breakout", 2, seed=4, num_threads=1)
+    for a in ([1, 1], [3, 4], [4, 3]) * 20:
+        assert torch.equal(many.act(torch.tensor(a)), one.act(torch.tensor(a)))
+    assert torch.equal(many.ram, one.ram)
+
+
+def test_an_id_listed_twice_is_reset_once():
+    twice = cule.Atari("breakout", 2, seed=6, num_threads=1)
+    once = cule.Atari("breakout", 2, seed=6, num_threads=1)
+    for e in (twice, once):
+        for _ in range(30):
+            e.act(torch.tensor([1, 3]))
+    twice.reset([1, 1])
+    once.reset([1])
+    assert torch.equal(twice.clone_state()["consoles"], once.clone_state()["consoles"])
+
+
 @pytest.mark.parametrize("ids", [[3], [-1], [0.5], torch.tensor([True])])
 def test_bad_reset_ids(emu, ids):
     before = snapshot(emu)

@@ -368,6 +368,24 @@ def test_record_video_example_writes_a_grid(tmp_path):
     assert sum(times) == 330 and set(times) <= {60, 70}
 
 
+@pytest.mark.parametrize("script,out,message", [
+    ("record_video.py", "grid.avi", "write a .gif or an .mp4"),
+    ("record_video.py", "no_such_dir/grid.gif", "no such directory"),
+    ("random_rollout.py", "no_such_dir/grid.png", "no such directory"),
+    ("random_rollout.py", "grid.notanimage", "Pillow cannot write that file type"),
+])
+def test_examples_refuse_an_unwritable_out_before_running(script, out, message, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    path = os.path.join(os.path.dirname(__file__), "..", "examples", script)
+    proc = subprocess.run([sys.executable, path, "--out", str(tmp_path / out)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert os.listdir(tmp_path) == []
+
+
 @pytest.mark.parametrize("env_id,p", [("Pong-v5", 0.25), ("SpaceInvaders-v5", 0.0)])
 def test_continuous_single_env_matches_ale_py(env_id, p):
     ref = gym.make(f"ALE/{env_id}", continuous=True, repeat_action_probability=p)

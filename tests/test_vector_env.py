@@ -231,6 +231,11 @@ def test_bad_constructor_arguments():
         AtariVectorEnv("no_such_game", 2)
     with pytest.raises(ValueError):
         AtariVectorEnv("pong", 0)
+    # 64 stacks of 4,096 full-size RGB frames (about 26 TiB): refused before the native
+    # side tries to allocate them.
+    with pytest.raises(ValueError, match="needs at least .* GiB for its consoles, frame buffers and 4096-frame "
+                                         "stacks of 210 x 160"):
+        AtariVectorEnv("pong", 64, stack_num=4096, img_height=210, img_width=160, grayscale=False)
 
 
 def test_bad_actions_raise_and_env_stays_usable():
