@@ -244,27 +244,14 @@ try:
 except Exception as ex:  # noqa: BLE001
     summary["memory_error"] = repr(ex)
 try:
-    # The consoles right after loading (the power-on state copied from the batch's, then
-    # reset_game), on the GPU against the CPU backend, byte for byte: games with the
-    # auto-detection frames, paddles, the DPC and E0 carts, a PAL screen; then 30 random
-    # acts, and a vector env's seeded reset.  (The tests phase checks far more.)
-    def same_state(a, b):   # CUDA and CPU emulators, one snapshot of each
-        sa, sb = a.clone_state(), b.clone_state()
-        return all(torch.equal(sa[k].cpu(), sb[k]) for k in ("consoles", "frame_buffers"))
-
-    same = {}
-    for game in ("pong", "breakout", "kaboom", "pitfall2", "montezuma_revenge", "video_pinball", "skiing"):
-        g_, c_ = (cule.Atari(game, 64, device=d, seed=7) for d in ("cuda", "cpu"))
-        ok = same_state(g_, c_)
-        gen = torch.Generator().manual_seed(1)
-        for _ in range(30):
-            a_ = g_.action_set[torch.randint(len(g_.action_set), (64,), generator=gen)]
-            g_.act(a_.cuda())
-            c_.act(a_)
-        ok = ok and same_state(g_, c_)
-        same[game] = ok
-    vg, vc = (cule.AtariVectorEnv("pong", 16, device=d) for d in ("cuda", "cpu"))
-    same["vector_env_reset"] = bool(torch.equal(vg.reset(seed=3)[0].cpu(), vc.reset(seed=3)[0]))
+    # The CUDA backend against the CPU backend, byte for byte, on small batches: loading
+    # (the power-on state copies, reset_game) of games with the auto-detection frames,
+    # paddles, the DPC and E0 carts and a PAL screen, 30 random acts, the screens, a
+    # snapshot restored, and three vector-env configurations stepped
+    # (scripts/gpu_quick_parity.py; the tests phase checks far more).
+    sys.path.insert(0, "scripts")
+    from gpu_quick_parity import quick_parity
+    same = quick_parity(emulate=False)
     summary["load_matches_cpu"] = same
     print("load matches the CPU backend:", same)
 except Exception as ex:  # noqa: BLE001

@@ -1,7 +1,8 @@
 """The GPU kit (scripts/), checked where no GPU is: scripts/cuda_sources_sha.sh, the
 checksum that ties a prebuilt CUDA object to its sources, changes with every file the
 object is compiled from (cuda_backend.cu and what it includes, setup.py, the target) and
-with nothing else; the shell scripts parse; cuda_timing.py reads its SPEC items."""
+with nothing else; the shell scripts parse; cuda_timing.py reads its SPEC items;
+gpu_quick_parity.py runs on the host emulation."""
 import importlib.util
 import shutil
 import subprocess
@@ -111,3 +112,26 @@ def test_timing_summary(tmp_path):
     p = subprocess.run([sys.executable, str(ROOT / "scripts" / "timing_summary.py"), str(tmp_path / "none.jsonl")],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and "no timings" in p.stdout
+
+
+def test_quick_parity_script_on_the_host_emulation(monkeypatch):
+    # What gpu_check.sh runs on the GPU (scripts/gpu_quick_parity.py), through the host
+    # emulation of the CUDA backend: every check passes there, and one whose reference
+    # differs (another seed) is reported as different, not as passed.
+    pytest.importorskip("cule._cuda_emu")
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    import gpu_quick_parity as q
+    lines = []
+    configs = {k: q.VECTOR_CONFIGS[k] for k in ("vector_env_breakout_85x85_rgb", "vector_env_breakout_same_step")}
+    results = q.quick_parity(True, games=("pitfall2",), vector_configs=configs, log=lines.append)
+    assert results == {"pitfall2": True, "vector_env_breakout_85x85_rgb": True,
+                       "vector_env_breakout_same_step": True}, lines
+    original = q._pair
+
+    def other_seed(cls, emulate, *args, **kw):
+        gpu, _ = original(cls, emulate, *args, **kw)
+        return gpu, cls(*args, device="cpu", **{**kw, "seed": 8})
+
+    monkeypatch.setattr(q, "_pair", other_seed)
+    assert q.quick_parity(True, games=("pong",), vector_configs={}, log=lines.append) == {"pong": False}
+    assert lines[-1] == "pong: DIFFERENT"
