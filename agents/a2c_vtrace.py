@@ -551,10 +551,14 @@ def check_args(args) -> None:
     # A new run never writes into an earlier one's directory (its checkpoint would be
     # replaced and its progress.csv mixed with this run's rows).  Rank 0 only: under
     # torchrun it makes the directory, possibly before another rank gets here.
-    if (not args.resume and args.log_dir and int(os.environ.get("RANK", "0")) == 0
-            and any(os.path.exists(os.path.join(args.log_dir, f)) for f in ("checkpoint.pt", "progress.csv"))):
-        raise SystemExit(f"--log-dir {args.log_dir} already holds a run: continue it with --resume "
-                         f"{args.log_dir}, or choose another --log-dir")
+    if not args.resume and args.log_dir and int(os.environ.get("RANK", "0")) == 0:
+        if os.path.exists(os.path.join(args.log_dir, "checkpoint.pt")):
+            raise SystemExit(f"--log-dir {args.log_dir} already holds a run: continue it with --resume "
+                             f"{args.log_dir}, or choose another --log-dir")
+        if os.path.exists(os.path.join(args.log_dir, "progress.csv")):
+            raise SystemExit(f"--log-dir {args.log_dir} already holds a run's progress.csv but no checkpoint to "
+                             f"resume from (it stopped before its first one): choose another --log-dir, or "
+                             f"remove that one")
     if args.device:
         try:
             dev = torch.device(args.device)

@@ -70,6 +70,8 @@ def main():
     if args.seed < 0:
         ap.error("--seed must be >= 0")
     # The output is checked before recording, not found unwritable after it.
+    if os.path.isdir(args.out):
+        ap.error(f"--out {args.out} is a directory: name a .gif or .mp4 file")
     if os.path.splitext(args.out)[1].lower() not in (".gif", ".mp4"):
         ap.error(f"--out {args.out}: write a .gif or an .mp4")
     if not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):

@@ -257,6 +257,15 @@ def test_smoke_run_and_resume(tmp_path):
                           env=_env(), capture_output=True, text=True, timeout=120, cwd=str(tmp_path))
     assert proc.returncode != 0 and "already holds a run: continue it with --resume" in proc.stderr, proc.stderr
     assert open(os.path.join(log_dir, "checkpoint.pt"), "rb").read() == before and _rows(log_dir) == rows
+    # a directory with a progress.csv but no checkpoint (a run killed before its first)
+    # is refused without the --resume hint, which could not work there
+    stub = tmp_path / "stub"
+    stub.mkdir()
+    (stub / "progress.csv").write_text("kind,frames\n")
+    proc = subprocess.run([sys.executable, SCRIPT, *TINY, "--log-dir", str(stub)], env=_env(), capture_output=True,
+                          text=True, timeout=120, cwd=str(tmp_path))
+    assert proc.returncode != 0 and "no checkpoint to resume from" in proc.stderr, proc.stderr
+    assert sorted(os.listdir(stub)) == ["progress.csv"]
 
     # continue the same run from its log dir to 4000 frames
     _, t2 = _run([sys.executable, SCRIPT, "--resume", log_dir, "--total-frames", "4000"],

@@ -373,6 +373,8 @@ def test_record_video_example_writes_a_grid(tmp_path):
     ("record_video.py", "no_such_dir/grid.gif", "no such directory"),
     ("random_rollout.py", "no_such_dir/grid.png", "no such directory"),
     ("random_rollout.py", "grid.notanimage", "Pillow cannot write that file type"),
+    ("random_rollout.py", "", "is a directory"),
+    ("record_video.py", "", "is a directory"),
 ])
 def test_examples_refuse_an_unwritable_out_before_running(script, out, message, tmp_path):
     import os
