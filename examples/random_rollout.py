@@ -46,10 +46,11 @@ def main():
     if args.envs < 1 or args.steps < 1 or args.frameskip < 1:
         ap.error("--envs, --steps and --frameskip must be >= 1")
     # The output is checked before the rollout, not found unwritable after it.
+    parent = os.path.dirname(os.path.abspath(args.out))
     if os.path.isdir(args.out):
         ap.error(f"--out {args.out} is a directory: name a .png file")
-    if not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
-        ap.error(f"--out {args.out}: no such directory {os.path.dirname(os.path.abspath(args.out))}")
+    if not os.path.isdir(parent):
+        ap.error(f"--out {args.out}: no such directory {parent}")
     if os.path.splitext(args.out)[1].lower() not in Image.registered_extensions():
         ap.error(f"--out {args.out}: Pillow cannot write that file type; use .png")
     try:

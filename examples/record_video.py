@@ -74,8 +74,9 @@ def main():
         ap.error(f"--out {args.out} is a directory: name a .gif or .mp4 file")
     if os.path.splitext(args.out)[1].lower() not in (".gif", ".mp4"):
         ap.error(f"--out {args.out}: write a .gif or an .mp4")
-    if not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
-        ap.error(f"--out {args.out}: no such directory {os.path.dirname(os.path.abspath(args.out))}")
+    parent = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(parent):
+        ap.error(f"--out {args.out}: no such directory {parent}")
     import cule
 
     try:
