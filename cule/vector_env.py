@@ -29,6 +29,8 @@ Where cule differs from ale-py (facts: ale-py 0.12.1 sources named above):
     uninitialised.
   - Asynchronous mode (batch_size < num_envs) hands out results in FIFO order (ale-py:
     whichever envs finish first, a thread-timing-dependent order).
+  - ``xla()`` (JAX) calls the env through ``jax.experimental.io_callback`` instead of
+    XLA custom calls: same results (see cule/_xla.py).
   - Not implemented (clear error): images larger than the screen.
     ``max_num_frames_per_episode`` must be >= 1 or None (no limit); ale-py's 0 would
     truncate every step.  ``thread_affinity_offset`` is accepted and ignored.
@@ -541,10 +543,46 @@ class AtariVectorEnv(VectorEnv):
         elif self.continuous:
             ids, strengths = continuous_to_discrete(as_continuous_array(actions, self.batch_size, self.device),
                                                     self.continuous_action_threshold)
-            self._pending_actions = (ids, strengths)
+            self._queue_mapped(ids, strengths)
         else:
             self._pending_actions = (as_action_array(actions, self.batch_size, len(self._action_ids), self.device),
                                      None)
+
+    def _mapped_pending(self, ids: np.ndarray, strengths: np.ndarray):
+        """The queued form of continuous actions already mapped: ALE action ids (int64
+        [batch]) and paddle strengths (float32 [batch])."""
+        if self._on_cuda:
+            return (torch.from_numpy(ids).to(self.device), torch.from_numpy(strengths).to(self.device))
+        return (ids, strengths)
+
+    def _queue_mapped(self, ids: np.ndarray, strengths: np.ndarray) -> None:
+        """Queues mapped continuous actions for the next ``recv()`` (``send`` and ``xla()``)."""
+        self._check_open()
+        if not self._has_reset:
+            raise InvalidArgument("step()/send() called before reset()")
+        self._pending_actions = self._mapped_pending(ids, strengths)
+
+    def xla(self):
+        """ale-py's ``AtariVectorEnv.xla()``: ``(handle, reset, step)`` for JAX.
+
+        ``handle`` is an opaque uint8 [8] array; ``reset(handle, seed=None,
+        reset_mask=None)`` returns ``(handle, (obs, info))`` and ``step(handle, actions)``
+        returns ``(handle, (obs, rewards, terminations, truncations, info))``, JAX arrays
+        with ale-py's shapes and dtypes (obs uint8 ``(batch_size,) +
+        single_observation_space.shape``, rewards / info int32 [batch_size], flags bool).
+        Both can be traced by ``jax.jit`` and ``jax.lax.scan``; pass each call the handle
+        the previous one returned.  Results are those of ``reset`` / ``step``.  The
+        functions call the env through ``jax.experimental.io_callback``, on the host: on
+        ``device="cuda"`` every call copies its results to the host (ale-py's own env is
+        on the CPU either way).  Details and differences from ale-py: ``cule/_xla.py``.
+
+        Raises:
+            gymnasium.error.DependencyNotInstalled without JAX (``pip install jax``);
+            InvalidArgument with autoreset_mode SAME_STEP (ale-py: AssertionError) or a
+            closed env.
+        """
+        from ._xla import make_xla
+        return make_xla(self)
 
     def recv(self):
         """Steps with the actions given to ``send()``; returns what ``step`` returns."""
@@ -618,7 +656,7 @@ class AtariVectorEnv(VectorEnv):
                 actions = actions.detach().cpu()   # the mapping runs on the host, as ale-py's
             ids, strengths = continuous_to_discrete(as_continuous_array(actions, n, torch.device("cpu")),
                                                     self.continuous_action_threshold)
-            return (torch.from_numpy(ids).to(self.device), torch.from_numpy(strengths).to(self.device))
+            return self._mapped_pending(ids, strengths)
         if isinstance(actions, torch.Tensor) and actions.device == self.device:
             # Checked on the device (no host synchronisation): an index outside the
             # action set makes that step change nothing and raises on a later call.

@@ -7,10 +7,12 @@
 #
 #   bash scripts/cuda_emu_sanitize.sh [WORKDIR]
 set -euo pipefail
+# PYTHON as an absolute path (a venv's python kept as it is): the run changes directory.
+PY="$(command -v "${PYTHON:-python3}")"
+case "$PY" in /*) ;; *) PY="$PWD/$PY" ;; esac
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 WORK="${1:-$(mktemp -d)}"
-PY="${PYTHON:-python3}"
 PYINC=$("$PY" -c "import sysconfig; print(sysconfig.get_paths()['include'])")
 PBINC=$("$PY" -c "import pybind11; print(pybind11.get_include())")
 EXT=$("$PY" -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")

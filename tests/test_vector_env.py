@@ -436,3 +436,19 @@ def test_gymnasium_numpy_wrappers_over_array_conversion_match_ale_py():
     assert len(env.return_queue) >= 8
     assert list(env.return_queue) == list(ref.return_queue)
     assert list(env.length_queue) == list(ref.length_queue)
+
+
+def test_public_api_covers_ale_pys():
+    # Every public name of ale-py 0.12.1's AtariVectorEnv, AtariEnv and ALEInterface
+    # exists on cule's counterparts (xla included), so code written against ale-py finds
+    # what it calls.
+    import ale_py
+    from ale_py.env import AtariEnv
+    from cule.gym_env import AtariEnv as CuleAtariEnv
+
+    def public(cls):
+        return {name for name in dir(cls) if not name.startswith("_")}
+
+    for ale_cls, cule_cls in ((ale_vec.AtariVectorEnv, AtariVectorEnv), (AtariEnv, CuleAtariEnv),
+                              (ale_py.ALEInterface, cule.ALEInterface)):
+        assert public(ale_cls) <= public(cule_cls), (cule_cls, sorted(public(ale_cls) - public(cule_cls)))
