@@ -2,11 +2,11 @@
 
 ale-py's ``AtariVectorEnv.xla()`` returns ``(handle, reset, step)``: an opaque uint8 [8]
 array and two functions that JAX can trace, so a whole rollout can run inside
-``jax.jit`` / ``jax.lax.scan``.  Each function takes the handle and returns a new one,
-which orders the calls by data dependency.  ale-py registers XLA custom calls (FFI
-targets) into its C++ vectorizer.  Here the two functions reach the env through
-``jax.experimental.io_callback``, a host call that JAX keeps, in order, even inside
-``jit``.  Results are NumPy arrays handed to JAX, so on ``device="cuda"`` each call copies
+``jax.jit`` / ``jax.lax.scan``.  Each function takes the handle and returns a new one.
+ale-py registers XLA custom calls (FFI targets) into its C++ vectorizer.  Here the two
+functions reach the env through ``jax.experimental.io_callback(..., ordered=True)``, a
+host call that JAX keeps, in program order, even inside ``jit`` (so two calls with the
+same handle still run one after the other, as written).  Results are NumPy arrays handed to JAX, so on ``device="cuda"`` each call copies
 them to the host (use the torch API to keep them on the GPU).
 
 Same arguments, shapes, dtypes and results as ale-py's, including the continuous-action
@@ -129,7 +129,7 @@ def make_xla(env):
                 raise InvalidArgument(f"`seed` must be an int or a 1-d array, got shape {seeds.shape}")
             kind = "int" if seeds.ndim == 0 else "array"
         out = io_callback(lambda h, m, s: reset_host(h, m, s, kind), (handle_shape, obs, i32, i32, i32, i32),
-                          handle, mask, seeds)
+                          handle, mask, seeds, ordered=True)
         return out[0], (out[1], info_dict(*out[2:]))
 
     def xla_step(handle, actions):
@@ -152,7 +152,7 @@ def make_xla(env):
             fire = (actions[:, 2] > thr).astype(jnp.int32)
             ids, strengths = table[horizontal, vertical, fire], actions[:, 0]
             out = io_callback(step_host, (handle_shape, obs, i32, flag, flag, i32, i32, i32, i32),
-                              handle, ids, strengths)
+                              handle, ids, strengths, ordered=True)
         else:
             if actions.dtype == jnp.bool_ or not jnp.issubdtype(actions.dtype, jnp.integer):
                 raise TypeError(f"actions must be integers, got dtype {actions.dtype}")
@@ -160,7 +160,7 @@ def make_xla(env):
                 raise InvalidArgument(f"actions must have shape {(b,)}, got {actions.shape}")
             out = io_callback(lambda h, a: step_host(h, a, None),
                               (handle_shape, obs, i32, flag, flag, i32, i32, i32, i32), handle,
-                              actions.astype(jnp.int32))
+                              actions.astype(jnp.int32), ordered=True)
         return out[0], (out[1], out[2], out[3], out[4], info_dict(*out[5:]))
 
     return jnp.asarray(token), xla_reset, xla_step

@@ -134,6 +134,30 @@ def test_async_mode_matches_send_recv():
             np.testing.assert_array_equal(np.asarray(x), y.numpy())
 
 
+def test_calls_run_in_program_order():
+    # Two steps inside one jit that both take the reset's handle (no data dependency
+    # between them) still run one after the other, as written: the env's own steps with
+    # the same actions give the same results in that order.
+    env, ref = AtariVectorEnv("breakout", 2), AtariVectorEnv("breakout", 2)
+    h, reset, step = env.xla()
+    h, _ = reset(h, seed=0)
+    ref.reset(seed=0)
+    a1, a2 = jnp.array([1, 1], jnp.int32), jnp.array([3, 2], jnp.int32)
+
+    @jax.jit
+    def two(h):
+        _, first = step(h, a1)
+        _, second = step(h, a2)
+        return first[4]["frame_number"], second[4]["frame_number"], second[0]
+
+    f1, f2, o2 = two(h)
+    r1 = ref.step(np.asarray(a1))
+    r2 = ref.step(np.asarray(a2))
+    np.testing.assert_array_equal(np.asarray(f1), r1[4]["frame_number"].numpy())
+    np.testing.assert_array_equal(np.asarray(f2), r2[4]["frame_number"].numpy())
+    np.testing.assert_array_equal(np.asarray(o2), r2[0].numpy())
+
+
 def test_bad_input():
     env = AtariVectorEnv("breakout", 3)
     h, reset, step = env.xla()
