@@ -6,17 +6,24 @@ array and two functions that JAX can trace, so a whole rollout can run inside
 ale-py registers XLA custom calls (FFI targets) into its C++ vectorizer.  Here the two
 functions reach the env through ``jax.experimental.io_callback(..., ordered=True)``, a
 host call that JAX keeps, in program order, even inside ``jit`` (so two calls with the
-same handle still run one after the other, as written).  Results are NumPy arrays handed to JAX, so on ``device="cuda"`` each call copies
-them to the host (use the torch API to keep them on the GPU).
+same handle still run one after the other, as written).  Results are NumPy arrays
+handed to JAX, so on ``device="cuda"`` each call copies them to the host (use the
+torch API to keep them on the GPU).
 
 Same arguments, shapes, dtypes and results as ale-py's, including the continuous-action
-mapping, done in JAX's float32 as ale-py's does.  Where cule differs:
+mapping, done in JAX's float32 as ale-py's does (continuous actions of any real dtype
+are cast to it), negative seeds (that env keeps its RNG streams) and bool seeds.  Where
+cule differs:
   - a bad argument whose problem shows at trace time (a wrong shape or dtype, a mask
-    that is not bool) raises ``InvalidArgument`` / ``TypeError`` there, not chex's
-    AssertionError;
+    that is not bool, a handle that is not uint8 [8], a concrete integer outside int32
+    that JAX without ``jax_enable_x64`` would wrap) raises ``InvalidArgument`` /
+    ``TypeError`` there, not chex's AssertionError;
   - what shows only in the values (an action outside the action space, bad seeds, a
     handle of another env) raises ``InvalidArgument`` inside the callback, which JAX
-    reports as a runtime error carrying the message; the env is left unchanged;
+    reports as its own runtime error with cule's message on the last line; that call
+    leaves the env unchanged (ale-py's hangs on such an action).  Integer actions reach
+    the check in their own dtype, so an int64 one under ``jax_enable_x64`` is not
+    wrapped;
   - ``reset`` also takes ``reset_mask`` and array seeds inside ``jit`` (ale-py computes the
     reset envs' indices with ``jnp.where``, which needs concrete values);
   - SAME_STEP raises ``InvalidArgument`` (ale-py: ``assert``).
@@ -81,8 +88,7 @@ def make_xla(env):
         if kind == "none":
             seed = None
         elif kind == "int":
-            first = int(np.asarray(seeds))
-            seed = np.arange(first, first + k, dtype=np.int64)
+            seed = int(np.asarray(seeds))     # env.reset checks the range and expands it
         else:
             seed = np.asarray(seeds).astype(np.int64)
             if seed.shape != (k,):
@@ -106,10 +112,42 @@ def make_xla(env):
         return (token.copy(), _host(o), _host(r).astype(np.int32), _host(te).astype(np.bool_),
                 _host(tr).astype(np.bool_)) + info_tuple(info)
 
+    def as_array(x, what, negative_to=None):
+        """``jnp.asarray(x)``, with a TypeError naming ``what`` for values JAX cannot take,
+        and for concrete integers outside int32 (which JAX without jax_enable_x64 would
+        wrap, or refuse with its own error) an InvalidArgument.  ``negative_to`` replaces
+        concrete negative entries of an array first (seeds: any negative one means "keep")."""
+        if not isinstance(x, jax.Array):
+            try:
+                arr = np.asarray(x)
+            except (TypeError, ValueError, OverflowError) as e:
+                raise TypeError(f"{what} must be numbers, got {type(x).__name__}: {e}") from None
+            if arr.dtype.kind in "iu" and arr.size:
+                if negative_to is not None and arr.dtype.kind == "i" and arr.ndim:
+                    arr = np.maximum(arr, negative_to)
+                if (jax.dtypes.canonicalize_dtype(np.int64) != np.int64
+                        and (int(arr.min()) < -2**31 or int(arr.max()) > 2**31 - 1)):
+                    raise InvalidArgument(f"{what} must fit in int32 (JAX without jax_enable_x64), got values in "
+                                          f"[{arr.min()}, {arr.max()}]")
+            x = arr
+        try:
+            return jnp.asarray(x)
+        except (TypeError, ValueError, OverflowError) as e:
+            raise TypeError(f"{what} must be numbers, got {type(x).__name__}: {e}") from None
+
+    def checked_handle(handle):
+        h = as_array(handle, "the handle")
+        if h.dtype != jnp.uint8 or h.shape != (8,):
+            raise InvalidArgument(f"the handle must be a uint8 array of shape (8,) (the one xla() or the last "
+                                  f"reset / step returned), got {h.dtype} {h.shape}")
+        return h
+
     def xla_reset(handle, seed=None, reset_mask=None):
         """ale-py's reset: ``(handle, (obs, info))``.  ``seed``: None (the envs keep their
         RNG streams), an int (the reset envs get seed, seed + 1, ... in env order) or
-        one int per reset env; ``reset_mask``: bool [num_envs] (None: all)."""
+        one int per reset env; a negative seed keeps that env's RNG streams, as in
+        ale-py.  ``reset_mask``: bool [num_envs] (None: all)."""
+        handle = checked_handle(handle)
         if reset_mask is None:
             mask = jnp.ones((n,), dtype=jnp.bool_)
         else:
@@ -121,7 +159,16 @@ def make_xla(env):
         if seed is None:
             kind, seeds = "none", jnp.zeros((), jnp.int32)
         else:
-            seeds = jnp.asarray(seed)
+            if isinstance(seed, (bool, np.bool_)):     # ale-py: a bool is an int
+                seed = int(seed)
+            if isinstance(seed, np.ndarray) and seed.ndim == 0 and seed.dtype.kind in "iu":
+                seed = int(seed)
+            if isinstance(seed, (int, np.integer)):
+                # seed + i keeps its sign for every env i when seed < -n - 1 becomes -n - 1.
+                seed = max(int(seed), -n - 1)
+                if seed > 2**31 - 1:
+                    raise InvalidArgument(f"seed must be at most {2**31 - 1} (env i is seeded seed + i), got {seed}")
+            seeds = as_array(seed, "`seed`", negative_to=-1)
             if not jnp.issubdtype(seeds.dtype, jnp.integer):
                 raise TypeError(f"Unsupported seed type {seeds.dtype}: use None, an int, or one int per "
                                 f"sub-environment being reset")
@@ -136,10 +183,13 @@ def make_xla(env):
         """ale-py's step: ``(handle, (obs, rewards, terminations, truncations, info))``.
         ``actions``: int [batch_size] indices into the action set, or with ``continuous``
         float [batch_size, 3] rows (radius, theta, fire)."""
-        actions = jnp.asarray(actions)
+        handle = checked_handle(handle)
+        actions = as_array(actions, "actions")
         if env.continuous:
-            if not jnp.issubdtype(actions.dtype, jnp.floating):
-                raise TypeError(f"continuous actions must be floats, got dtype {actions.dtype}")
+            # Any real dtype, cast to float32 as ale-py's does.
+            if actions.dtype == jnp.bool_ or not (jnp.issubdtype(actions.dtype, jnp.floating)
+                                                  or jnp.issubdtype(actions.dtype, jnp.integer)):
+                raise TypeError(f"continuous actions must be real numbers, got dtype {actions.dtype}")
             if actions.shape != (b, 3):
                 raise InvalidArgument(f"continuous actions must have shape {(b, 3)}, got {actions.shape}")
             actions = actions.astype(jnp.float32)
@@ -158,9 +208,11 @@ def make_xla(env):
                 raise TypeError(f"actions must be integers, got dtype {actions.dtype}")
             if actions.shape != (b,):
                 raise InvalidArgument(f"actions must have shape {(b,)}, got {actions.shape}")
+            # Passed in their own dtype: under jax_enable_x64 an int64 action outside int32
+            # reaches the host's range check instead of wrapping.
             out = io_callback(lambda h, a: step_host(h, a, None),
                               (handle_shape, obs, i32, flag, flag, i32, i32, i32, i32), handle,
-                              actions.astype(jnp.int32), ordered=True)
+                              actions, ordered=True)
         return out[0], (out[1], out[2], out[3], out[4], info_dict(*out[5:]))
 
     return jnp.asarray(token), xla_reset, xla_step

@@ -433,11 +433,14 @@ class AtariVectorEnv(VectorEnv):
         k = len(ids)
         if seed is None:
             seeds = np.full(k, -1, np.int64)
-        elif _is_int(seed):
+        elif _is_int(seed) or isinstance(seed, (bool, np.bool_)):   # ale-py: a bool is an int
             s = int(seed)
-            if s < 0 or s + max(k - 1, 0) > _MAX_SEED:
-                raise InvalidArgument(f"seed must be in [0, {_MAX_SEED - max(k - 1, 0)}] for {k} envs, got {s}")
-            seeds = np.arange(s, s + k, dtype=np.int64)
+            if s + max(k - 1, 0) > _MAX_SEED:
+                raise InvalidArgument(f"seed must be at most {_MAX_SEED - max(k - 1, 0)} for {k} envs (env i is "
+                                      f"seeded seed + i, at most {_MAX_SEED}), got {s}")
+            # A negative seed keeps that env's RNG streams, as ale-py's (its C++ reseeds only
+            # envs whose seed is >= 0).  Starting at max(s, -k - 1) gives the same signs.
+            seeds = np.maximum(np.arange(max(s, -k - 1), max(s, -k - 1) + k, dtype=np.int64), -1)
         else:
             if isinstance(seed, torch.Tensor):
                 seed = seed.detach().cpu().numpy()
@@ -448,9 +451,9 @@ class AtariVectorEnv(VectorEnv):
             if arr.shape != (k,) or not (np.issubdtype(arr.dtype, np.integer) or k == 0):
                 raise InvalidArgument(f"`seed` must have one integer per sub-environment being reset, expected "
                                       f"shape {(k,)}, got {arr.shape} ({arr.dtype})")
-            seeds = arr.astype(np.int64)
-            if k and (seeds.min() < 0 or seeds.max() > _MAX_SEED):
-                raise InvalidArgument(f"seeds must be in [0, {_MAX_SEED}]")
+            if k and arr.max() > _MAX_SEED:
+                raise InvalidArgument(f"seeds must be at most {_MAX_SEED}, got {arr.max()}")
+            seeds = np.maximum(arr.astype(np.int64), -1)   # negative: keep that env's RNG streams
         if k != n and not self._has_reset:
             raise InvalidArgument(f"The first reset() must reset every environment (got {k} of {n})")
         if k != n and self._async:
@@ -490,7 +493,8 @@ class AtariVectorEnv(VectorEnv):
             seed: None (keep each env's RNG streams), an int ``s`` (the reset envs get
                 ``s, s+1, ...`` in env order), or one int per reset env; each seed, as
                 ale-py's, reloads the ROM with ALE ``random_seed`` = seed and reseeds the
-                noop RNG.  Seeds are in [0, 2**31 - 1].
+                noop RNG.  Seeds are at most 2**31 - 1; a negative one (as in ale-py)
+                leaves that env's RNG streams as they are, like None.
             options: ``{"reset_mask": bool array [num_envs]}`` resets only those envs;
                 the others report their current observation and info unchanged.  The
                 first reset must reset every env.
@@ -501,7 +505,7 @@ class AtariVectorEnv(VectorEnv):
         """
         self._check_open()
         ids, seeds = self._reset_ids_seeds(seed, options)
-        if _is_int(seed):
+        if _is_int(seed) and int(seed) >= 0:
             self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(int(seed))
         if self._on_cuda:
             return self._cuda_reset(ids, seeds)

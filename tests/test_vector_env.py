@@ -82,6 +82,30 @@ def test_partial_reset_and_seed_arrays_match_ale_py():
                 np.testing.assert_array_equal(_np(ic[k]), ia[k])
 
 
+@pytest.mark.parametrize("seed", [-5, -2, np.array([-1, -7, 0]), np.array([-2**31, 9, -1]), True])
+def test_negative_and_bool_seeds_match_ale_py(seed):
+    # ale-py 0.12.1 reseeds only the envs whose seed is >= 0 (a negative one keeps that
+    # env's RNG streams, like None) and takes a bool as an int.  Sticky actions make the
+    # results depend on the RNG streams.
+    kw = dict(num_threads=1, repeat_action_probability=0.25)
+    ref = ale_vec.AtariVectorEnv("breakout", 3, **kw)
+    env = AtariVectorEnv("breakout", 3, **kw)
+    rng = np.random.default_rng(8)
+    acts = rng.integers(0, 4, (80, 3))
+    ref.reset(seed=1)
+    env.reset(seed=1)
+    for a in acts[:30]:
+        ref.step(a)
+        env.step(a)
+    oa, ia = ref.reset(seed=seed)
+    oc, ic = env.reset(seed=seed)
+    np.testing.assert_array_equal(_np(oc), oa)
+    for a in acts[30:]:
+        ra, rc = ref.step(a), env.step(a)
+        for x, y in zip(rc[:4], ra[:4]):
+            np.testing.assert_array_equal(_np(x), y)
+
+
 def test_seed_int_is_consecutive_seeds():
     a = AtariVectorEnv("pong", 3, num_threads=1)
     b = AtariVectorEnv("pong", 3, num_threads=1)
@@ -254,8 +278,10 @@ def test_bad_actions_raise_and_env_stays_usable():
     assert torch.equal(before["atari"]["consoles"], after["atari"]["consoles"])
     obs, rew, term, trunc, info = env.step(torch.tensor([1, 2], dtype=torch.int32))
     assert obs.shape == (2, 4, 84, 84)
-    with pytest.raises(ValueError):
-        env.reset(seed=-5)
+    with pytest.raises(ValueError, match="at most 2147483646 for 2 envs"):
+        env.reset(seed=2**31 - 1)      # env 1 would be seeded 2**31
+    with pytest.raises(ValueError, match="at most"):
+        env.reset(seed=np.array([5, 2**31]))
     with pytest.raises(ValueError):
         env.reset(seed=np.array([1, 2, 3]))
     with pytest.raises(TypeError):

@@ -92,6 +92,47 @@ def test_reset_mask_and_seed_arrays_equal_ale_py():
     _assert_same(c, r)
 
 
+def test_negative_and_bool_seeds_equal_ale_py():
+    # ale-py reseeds only envs whose seed is >= 0 (negative: keep the RNG streams) and
+    # takes a bool as an int.  Sticky actions make the results depend on the streams.
+    n = 3
+    kw = {"repeat_action_probability": 0.25}
+    ref_env, env = ale_vec.AtariVectorEnv("breakout", n, **kw), AtariVectorEnv("breakout", n, **kw)
+    (rh, rreset, rstep), (h, reset, step) = ref_env.xla(), env.xla()
+    rh, r = rreset(rh, seed=1)
+    h, c = reset(h, seed=1)
+    _assert_same(c, r)
+    acts = np.random.default_rng(6).integers(0, 4, (25, n)).astype(np.int32)
+    for seed in (-2, jnp.array([-1, 5, -9], jnp.int32), True, -2**31):
+        for a in acts:
+            rh, r = rstep(rh, a)
+            h, c = step(h, a)
+            _assert_same(c, r)
+        rh, r = rreset(rh, seed=seed)
+        h, c = reset(h, seed=seed)
+        _assert_same(c, r)
+    h, c = jax.jit(lambda h, s: reset(h, seed=s))(h, jnp.array([-3, -1, 4], jnp.int32))
+    rh, r = rreset(rh, seed=jnp.array([-3, -1, 4], jnp.int32))
+    _assert_same(c, r)
+    for a in acts:
+        rh, r = rstep(rh, a)
+        h, c = step(h, a)
+        _assert_same(c, r)
+
+
+def test_integer_continuous_actions_equal_ale_py():
+    # ale-py casts continuous actions of any dtype to float32.
+    n = 2
+    kw = {"continuous": True}
+    ref_env, env = ale_vec.AtariVectorEnv("pong", n, **kw), AtariVectorEnv("pong", n, **kw)
+    acts = jnp.asarray(np.random.default_rng(7).integers(-1, 2, (40, n, 3)), dtype=jnp.int32)
+    _, ref_first, ref = _rollout(ref_env, acts, seed=2)
+    _, first, out = _rollout(env, acts, seed=2)
+    _assert_same(first, ref_first)
+    _assert_same(out, ref)
+    assert len(np.unique(out[0][:, :, -1], axis=0)) > 1   # the paddle moved
+
+
 def test_continuous_actions_equal_ale_py():
     n, steps = 3, 60
     kw = {"continuous": True, "repeat_action_probability": 0.25}
@@ -172,6 +213,22 @@ def test_bad_input():
         reset(h, reset_mask=jnp.ones(2, jnp.bool_))
     with pytest.raises(TypeError, match="seed"):
         reset(h, seed=1.5)
+    for bad in (None, "ab", [1, "x", 2]):
+        with pytest.raises(TypeError, match="actions"):
+            step(h, bad)
+    with pytest.raises(InvalidArgument, match="at most 2147483647"):
+        reset(h, seed=2**31)
+    with pytest.raises(InvalidArgument, match="int32"):      # JAX would wrap it to 1
+        step(h, np.array([0, 2**32 + 1, 0], np.int64))
+    with pytest.raises(InvalidArgument, match="int32"):
+        reset(h, seed=np.array([0, 2**32, 1], np.int64))
+    for bad_h in (h[:4], h.astype(jnp.int32), np.zeros((2, 8), np.uint8)):
+        with pytest.raises(InvalidArgument, match="handle"):
+            step(bad_h, jnp.zeros(3, jnp.int32))
+        with pytest.raises(InvalidArgument, match="handle"):
+            reset(bad_h)
+    with pytest.raises(TypeError, match="boolean|integers"):
+        step(h, jnp.zeros(3, jnp.bool_))
     # Value errors come from the host call, through JAX, and change nothing: the env then
     # steps on as a reference env that never saw the bad calls.
     ref = AtariVectorEnv("breakout", 3)
@@ -183,6 +240,17 @@ def test_bad_input():
         jax.block_until_ready(step(other_h, jnp.zeros(3, jnp.int32)))
     with pytest.raises(Exception, match="one entry per sub-environment"):
         jax.block_until_ready(reset(h, seed=jnp.array([1, 2], jnp.int32), reset_mask=jnp.ones(3, jnp.bool_)))
+    with pytest.raises(Exception, match="at most 2147483645 for 3 envs"):   # env 2 would get 2**31
+        jax.block_until_ready(reset(h, seed=2**31 - 2))
+    # Under jax_enable_x64 an int64 action outside int32 reaches the range check (it
+    # used to be cast to int32 first, and wrapped to a valid action).
+    if hasattr(jax, "enable_x64"):
+        enable_x64 = jax.enable_x64
+    else:   # older JAX
+        from jax.experimental import enable_x64
+    with enable_x64(True):
+        with pytest.raises(Exception, match="outside the action space"):
+            jax.block_until_ready(step(h, jnp.array([0, 2**32 + 1, 0], jnp.int64)))
     a = np.array([1, 2, 3], np.int32)
     _, (o, r, te, tr, info) = step(h, a)
     ro, rr, rte, rtr, rinfo = ref.step(a)
