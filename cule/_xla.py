@@ -11,13 +11,17 @@ handed to JAX, so on ``device="cuda"`` each call copies them to the host (use th
 torch API to keep them on the GPU).
 
 Same arguments, shapes, dtypes and results as ale-py's, including the continuous-action
-mapping, done in JAX's float32 as ale-py's does (continuous actions of any real dtype
-are cast to it), negative seeds (that env keeps its RNG streams) and bool seeds.  Where
-cule differs:
+mapping, done in JAX's float32 as ale-py's does (continuous actions of any integer or
+float dtype are cast to it), negative seeds (that env keeps its RNG streams) and bool
+seeds.  Where cule differs:
   - a bad argument whose problem shows at trace time (a wrong shape or dtype, a mask
-    that is not bool, a handle that is not uint8 [8], a concrete integer outside int32
-    that JAX without ``jax_enable_x64`` would wrap) raises ``InvalidArgument`` /
+    that is not bool, a handle that is not uint8 [8], a concrete action or seed above
+    int32 that JAX without ``jax_enable_x64`` would wrap, a seed whose envs would get
+    seeds above 2**31 - 1 when every env is reset) raises ``InvalidArgument`` /
     ``TypeError`` there, not chex's AssertionError;
+  - any negative seed keeps that env's RNG streams, even one below int32 (ale-py wraps
+    it to int32 first); a continuous action with a NaN or infinite entry is refused,
+    as by ``step`` (ale-py runs it);
   - what shows only in the values (an action outside the action space, bad seeds, a
     handle of another env) raises ``InvalidArgument`` inside the callback, which JAX
     reports as its own runtime error with cule's message on the last line; that call
@@ -98,14 +102,14 @@ def make_xla(env):
         o, info = env.reset(seed=seed, options=options)
         return (token.copy(), _host(o)) + info_tuple(info)
 
-    def step_host(h, ids, strengths):
+    def step_host(h, ids, strengths, finite=None):
         check_handle(h)
         ids = np.asarray(ids)
         if strengths is None:
             env.send(ids)
         else:
             strengths = np.ascontiguousarray(strengths, dtype=np.float32)
-            if not np.isfinite(strengths).all():
+            if not bool(finite):   # as the torch API's step: every entry (radius, theta, fire)
                 raise InvalidArgument("continuous actions must be finite")
             env._queue_mapped(np.ascontiguousarray(ids, dtype=np.int64), strengths)
         o, r, te, tr, info = env.recv()
@@ -117,11 +121,15 @@ def make_xla(env):
         and for concrete integers outside int32 (which JAX without jax_enable_x64 would
         wrap, or refuse with its own error) an InvalidArgument.  ``negative_to`` replaces
         concrete negative entries of an array first (seeds: any negative one means "keep")."""
+        given = type(x).__name__
         if not isinstance(x, jax.Array):
             try:
                 arr = np.asarray(x)
             except (TypeError, ValueError, OverflowError) as e:
-                raise TypeError(f"{what} must be numbers, got {type(x).__name__}: {e}") from None
+                raise TypeError(f"{what} must be numbers, got {given}: {e}") from None
+            if arr.dtype.kind not in "biufc":
+                raise TypeError(f"{what} must be numbers, got {given}" +
+                                (f" of dtype {arr.dtype}" if given in ("ndarray", "list", "tuple") else ""))
             if arr.dtype.kind in "iu" and arr.size:
                 if negative_to is not None and arr.dtype.kind == "i" and arr.ndim:
                     arr = np.maximum(arr, negative_to)
@@ -133,7 +141,7 @@ def make_xla(env):
         try:
             return jnp.asarray(x)
         except (TypeError, ValueError, OverflowError) as e:
-            raise TypeError(f"{what} must be numbers, got {type(x).__name__}: {e}") from None
+            raise TypeError(f"{what} must be numbers, got {given}: {e}") from None
 
     def checked_handle(handle):
         h = as_array(handle, "the handle")
@@ -151,7 +159,7 @@ def make_xla(env):
         if reset_mask is None:
             mask = jnp.ones((n,), dtype=jnp.bool_)
         else:
-            mask = jnp.asarray(reset_mask)
+            mask = as_array(reset_mask, "`reset_mask`")
             if mask.dtype != jnp.bool_:
                 raise TypeError(f"`reset_mask` must be a boolean array, got dtype {mask.dtype}")
             if mask.shape != (n,):
@@ -166,8 +174,11 @@ def make_xla(env):
             if isinstance(seed, (int, np.integer)):
                 # seed + i keeps its sign for every env i when seed < -n - 1 becomes -n - 1.
                 seed = max(int(seed), -n - 1)
-                if seed > 2**31 - 1:
-                    raise InvalidArgument(f"seed must be at most {2**31 - 1} (env i is seeded seed + i), got {seed}")
+                # The reset envs get seed + j; with every env reset, that count is known here.
+                k = n if reset_mask is None else 1
+                if seed + k - 1 > 2**31 - 1:
+                    raise InvalidArgument(f"seed must be at most {2**31 - k} for {k} envs (the j-th env reset is "
+                                          f"seeded seed + j, at most {2**31 - 1}), got {seed}")
             seeds = as_array(seed, "`seed`", negative_to=-1)
             if not jnp.issubdtype(seeds.dtype, jnp.integer):
                 raise TypeError(f"Unsupported seed type {seeds.dtype}: use None, an int, or one int per "
@@ -202,7 +213,7 @@ def make_xla(env):
             fire = (actions[:, 2] > thr).astype(jnp.int32)
             ids, strengths = table[horizontal, vertical, fire], actions[:, 0]
             out = io_callback(step_host, (handle_shape, obs, i32, flag, flag, i32, i32, i32, i32),
-                              handle, ids, strengths, ordered=True)
+                              handle, ids, strengths, jnp.isfinite(actions).all(), ordered=True)
         else:
             if actions.dtype == jnp.bool_ or not jnp.issubdtype(actions.dtype, jnp.integer):
                 raise TypeError(f"actions must be integers, got dtype {actions.dtype}")

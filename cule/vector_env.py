@@ -31,6 +31,10 @@ Where cule differs from ale-py (facts: ale-py 0.12.1 sources named above):
     whichever envs finish first, a thread-timing-dependent order).
   - ``xla()`` (JAX) calls the env through ``jax.experimental.io_callback`` instead of
     XLA custom calls: same results (see cule/_xla.py).
+  - Refused with ``InvalidArgument`` where ale-py goes on: continuous actions with a
+    NaN or infinite entry, seeds above 2**31 - 1.  A negative seed keeps that env's RNG
+    streams in both, however far below int32 (ale-py wraps such a seed to int32 in
+    ``xla()``, or refuses it elsewhere).
   - Not implemented (clear error): images larger than the screen.
     ``max_num_frames_per_episode`` must be >= 1 or None (no limit); ale-py's 0 would
     truncate every step.  ``thread_affinity_offset`` is accepted and ignored.
@@ -144,11 +148,11 @@ def as_action_array(actions, n: int, num_actions: int, device: torch.device) -> 
             raise InvalidArgument(f"actions must be integers, got dtype {arr.dtype}")
     if arr.shape != (n,):
         raise InvalidArgument(f"actions must have shape ({n},), got {tuple(arr.shape)}")
-    arr = np.ascontiguousarray(arr, dtype=np.int64)
+    # Checked in the actions' own dtype, so a uint64 above int64's range is named as given.
     if n and (arr.min() < 0 or arr.max() >= num_actions):
         bad = int(arr[(arr < 0) | (arr >= num_actions)][0])
         raise InvalidArgument(f"action {bad} is outside the action space [0, {num_actions})")
-    return arr
+    return np.ascontiguousarray(arr, dtype=np.int64)
 
 
 class AtariVectorEnv(VectorEnv):
@@ -436,8 +440,8 @@ class AtariVectorEnv(VectorEnv):
         elif _is_int(seed) or isinstance(seed, (bool, np.bool_)):   # ale-py: a bool is an int
             s = int(seed)
             if s + max(k - 1, 0) > _MAX_SEED:
-                raise InvalidArgument(f"seed must be at most {_MAX_SEED - max(k - 1, 0)} for {k} envs (env i is "
-                                      f"seeded seed + i, at most {_MAX_SEED}), got {s}")
+                raise InvalidArgument(f"seed must be at most {_MAX_SEED - max(k - 1, 0)} for {k} envs (the j-th env "
+                                      f"reset is seeded seed + j, at most {_MAX_SEED}), got {s}")
             # A negative seed keeps that env's RNG streams, as ale-py's (its C++ reseeds only
             # envs whose seed is >= 0).  Starting at max(s, -k - 1) gives the same signs.
             seeds = np.maximum(np.arange(max(s, -k - 1), max(s, -k - 1) + k, dtype=np.int64), -1)
@@ -448,7 +452,9 @@ class AtariVectorEnv(VectorEnv):
                 raise TypeError(f"Unsupported seed type {type(seed).__name__}: use None, an int, or one int per "
                                 f"sub-environment being reset")
             arr = np.asarray(seed)
-            if arr.shape != (k,) or not (np.issubdtype(arr.dtype, np.integer) or k == 0):
+            if k and (arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer)):
+                raise TypeError(f"Unsupported seed dtype {arr.dtype}: one integer per sub-environment being reset")
+            if arr.shape != (k,):
                 raise InvalidArgument(f"`seed` must have one integer per sub-environment being reset, expected "
                                       f"shape {(k,)}, got {arr.shape} ({arr.dtype})")
             if k and arr.max() > _MAX_SEED:
@@ -505,7 +511,7 @@ class AtariVectorEnv(VectorEnv):
         """
         self._check_open()
         ids, seeds = self._reset_ids_seeds(seed, options)
-        if _is_int(seed) and int(seed) >= 0:
+        if (_is_int(seed) or isinstance(seed, (bool, np.bool_))) and int(seed) >= 0:
             self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(int(seed))
         if self._on_cuda:
             return self._cuda_reset(ids, seeds)

@@ -106,6 +106,15 @@ def test_negative_and_bool_seeds_match_ale_py(seed):
             np.testing.assert_array_equal(_np(x), y)
 
 
+def test_bool_seed_is_an_int():
+    a, b = AtariVectorEnv("pong", 2, num_threads=1), AtariVectorEnv("pong", 2, num_threads=1)
+    oa, _ = a.reset(seed=True)
+    ob, _ = b.reset(seed=1)
+    assert torch.equal(oa, ob)
+    assert a.np_random_seed == b.np_random_seed == 1
+    assert a.np_random.integers(1 << 30) == b.np_random.integers(1 << 30)
+
+
 def test_seed_int_is_consecutive_seeds():
     a = AtariVectorEnv("pong", 3, num_threads=1)
     b = AtariVectorEnv("pong", 3, num_threads=1)
@@ -282,6 +291,10 @@ def test_bad_actions_raise_and_env_stays_usable():
         env.reset(seed=2**31 - 1)      # env 1 would be seeded 2**31
     with pytest.raises(ValueError, match="at most"):
         env.reset(seed=np.array([5, 2**31]))
+    with pytest.raises(TypeError, match="seed dtype float64"):
+        env.reset(seed=np.array([1.0, 2.0]))
+    with pytest.raises(ValueError, match="action 9223372036854775809 is outside"):   # not wrapped to int64
+        env.step(np.array([0, 2**63 + 1], np.uint64))
     with pytest.raises(ValueError):
         env.reset(seed=np.array([1, 2, 3]))
     with pytest.raises(TypeError):
