@@ -94,7 +94,7 @@ def make_xla(env):
         elif kind == "int":
             seed = int(np.asarray(seeds))     # env.reset checks the range and expands it
         else:
-            seed = np.asarray(seeds).astype(np.int64)
+            seed = np.asarray(seeds)   # env.reset checks it in its own dtype (a uint64 is not wrapped)
             if seed.shape != (k,):
                 raise InvalidArgument(f"`seed` must have one entry per sub-environment being reset, expected "
                                       f"shape {(k,)}, got {seed.shape}")

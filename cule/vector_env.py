@@ -31,10 +31,11 @@ Where cule differs from ale-py (facts: ale-py 0.12.1 sources named above):
     whichever envs finish first, a thread-timing-dependent order).
   - ``xla()`` (JAX) calls the env through ``jax.experimental.io_callback`` instead of
     XLA custom calls: same results (see cule/_xla.py).
-  - Refused with ``InvalidArgument`` where ale-py goes on: continuous actions with a
-    NaN or infinite entry, seeds above 2**31 - 1.  A negative seed keeps that env's RNG
-    streams in both, however far below int32 (ale-py wraps such a seed to int32 in
-    ``xla()``, or refuses it elsewhere).
+  - Continuous actions with a NaN or infinite entry raise ``InvalidArgument`` (ale-py
+    runs them).  Seeds above 2**31 - 1 raise ``InvalidArgument`` (ale-py's ``reset``:
+    pybind11's TypeError; its ``xla()`` wraps them to int32).  A negative seed keeps
+    that env's RNG streams in both, however far below int32 (ale-py's ``xla()`` wraps
+    such a seed to int32 first, its ``reset`` refuses it).
   - Not implemented (clear error): images larger than the screen.
     ``max_num_frames_per_episode`` must be >= 1 or None (no limit); ale-py's 0 would
     truncate every step.  ``thread_affinity_offset`` is accepted and ignored.

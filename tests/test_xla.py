@@ -280,6 +280,9 @@ def test_bad_input():
     with enable_x64(True):
         with pytest.raises(Exception, match="outside the action space"):
             jax.block_until_ready(step(h, jnp.array([0, 2**32 + 1, 0], jnp.int64)))
+        # A uint64 seed above int64's range is refused, not wrapped to a negative (keep) one.
+        with pytest.raises(Exception, match="at most 2147483647, got 9223372036854775809"):
+            jax.block_until_ready(reset(h, seed=np.array([2**63 + 1, 0, 0], np.uint64)))
     a = np.array([1, 2, 3], np.int32)
     _, (o, r, te, tr, info) = step(h, a)
     ro, rr, rte, rtr, rinfo = ref.step(a)
