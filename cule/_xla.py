@@ -197,7 +197,7 @@ def make_xla(env):
         handle = checked_handle(handle)
         actions = as_array(actions, "actions")
         if env.continuous:
-            # Any real dtype, cast to float32 as ale-py's does.
+            # Any integer or float dtype, cast to float32 as ale-py's does.
             if actions.dtype == jnp.bool_ or not (jnp.issubdtype(actions.dtype, jnp.floating)
                                                   or jnp.issubdtype(actions.dtype, jnp.integer)):
                 raise TypeError(f"continuous actions must be real numbers, got dtype {actions.dtype}")
