@@ -50,7 +50,7 @@ def _host(t) -> np.ndarray:
 def make_xla(env):
     """Builds ``(handle, reset, step)`` for ``env`` (see the module docstring and
     ``AtariVectorEnv.xla``)."""
-    from .vector_env import InvalidArgument
+    from .vector_env import InvalidArgument, _check_first_seed, _is_int_seed
 
     env._check_open()
     if env.autoreset_mode != AutoresetMode.NEXT_STEP:
@@ -167,18 +167,12 @@ def make_xla(env):
         if seed is None:
             kind, seeds = "none", jnp.zeros((), jnp.int32)
         else:
-            if isinstance(seed, (bool, np.bool_)):     # ale-py: a bool is an int
-                seed = int(seed)
-            if isinstance(seed, np.ndarray) and seed.ndim == 0 and seed.dtype.kind in "iu":
-                seed = int(seed)
-            if isinstance(seed, (int, np.integer)):
-                # seed + i keeps its sign for every env i when seed < -n - 1 becomes -n - 1.
+            if _is_int_seed(seed) or (isinstance(seed, np.ndarray) and seed.ndim == 0 and seed.dtype.kind in "iu"):
+                # seed + j keeps its sign for every env j when seed < -n - 1 becomes -n - 1.
                 seed = max(int(seed), -n - 1)
-                # The reset envs get seed + j; with every env reset, that count is known here.
-                k = n if reset_mask is None else 1
-                if seed + k - 1 > 2**31 - 1:
-                    raise InvalidArgument(f"seed must be at most {2**31 - k} for {k} envs (the j-th env reset is "
-                                          f"seeded seed + j, at most {2**31 - 1}), got {seed}")
+                # The reset envs get seed + j; with every env reset, their count is known
+                # here (with a mask, the host call checks it).
+                _check_first_seed(seed, n if reset_mask is None else 1)
             seeds = as_array(seed, "`seed`", negative_to=-1)
             if not jnp.issubdtype(seeds.dtype, jnp.integer):
                 raise TypeError(f"Unsupported seed type {seeds.dtype}: use None, an int, or one int per "

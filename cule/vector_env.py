@@ -67,6 +67,20 @@ class InvalidArgument(error.Error, ValueError):
     ``gymnasium.error.Error``, the class ale-py raises for a bad frameskip)."""
 
 
+def _is_int_seed(x) -> bool:
+    """An int seed as ale-py's vector env takes one (``isinstance(seed, int)``, so a bool
+    too), or a NumPy integer / bool scalar."""
+    return isinstance(x, (int, np.integer, np.bool_))
+
+
+def _check_first_seed(s: int, k: int) -> None:
+    """Raises InvalidArgument when ``reset(seed=s)`` of ``k`` envs would seed some env
+    above ``_MAX_SEED`` (the j-th env reset gets ``s + j``)."""
+    if s + max(k - 1, 0) > _MAX_SEED:
+        raise InvalidArgument(f"seed must be at most {_MAX_SEED - max(k - 1, 0)} for {k} envs (the j-th env "
+                              f"reset is seeded seed + j, at most {_MAX_SEED}), got {s}")
+
+
 def _is_int(x) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
@@ -438,14 +452,13 @@ class AtariVectorEnv(VectorEnv):
         k = len(ids)
         if seed is None:
             seeds = np.full(k, -1, np.int64)
-        elif _is_int(seed) or isinstance(seed, (bool, np.bool_)):   # ale-py: a bool is an int
+        elif _is_int_seed(seed):
             s = int(seed)
-            if s + max(k - 1, 0) > _MAX_SEED:
-                raise InvalidArgument(f"seed must be at most {_MAX_SEED - max(k - 1, 0)} for {k} envs (the j-th env "
-                                      f"reset is seeded seed + j, at most {_MAX_SEED}), got {s}")
+            _check_first_seed(s, k)
             # A negative seed keeps that env's RNG streams, as ale-py's (its C++ reseeds only
             # envs whose seed is >= 0).  Starting at max(s, -k - 1) gives the same signs.
-            seeds = np.maximum(np.arange(max(s, -k - 1), max(s, -k - 1) + k, dtype=np.int64), -1)
+            first = max(s, -k - 1)
+            seeds = np.maximum(np.arange(first, first + k, dtype=np.int64), -1)
         else:
             if isinstance(seed, torch.Tensor):
                 seed = seed.detach().cpu().numpy()
@@ -512,7 +525,7 @@ class AtariVectorEnv(VectorEnv):
         """
         self._check_open()
         ids, seeds = self._reset_ids_seeds(seed, options)
-        if (_is_int(seed) or isinstance(seed, (bool, np.bool_))) and int(seed) >= 0:
+        if _is_int_seed(seed) and int(seed) >= 0:
             self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(int(seed))
         if self._on_cuda:
             return self._cuda_reset(ids, seeds)
