@@ -170,11 +170,13 @@ class CpuBatch {
     }
   }
 
-  // The screen ALE would report: the current frame buffer's first screen_height lines.
-  const uint8_t* screen(int i) const {
-    const Console& c = consoles_[i];
-    return fbs_.data() + (size_t)i * 2 * kFrameBufferBytes + (c.tia.cur_buf ? kFrameBufferBytes : 0);
+  // Frame buffer b (0 / 1) of console i.
+  const uint8_t* frame_buffer(int i, int b) const {
+    return fbs_.data() + (size_t)i * 2 * kFrameBufferBytes + (b ? kFrameBufferBytes : 0);
   }
+
+  // The screen ALE would report: the current frame buffer's first screen_height lines.
+  const uint8_t* screen(int i) const { return frame_buffer(i, consoles_[i].tia.cur_buf); }
 
   void screen_rgb(uint8_t* out) {
     const size_t px = (size_t)cfg_.screen_height * 160;

@@ -6,10 +6,12 @@
 // The per-env logic is vector_core.hpp's, the same functions the CPU VecEnv calls:
 //   k_vec_step / k_vec_reset: one thread per env runs the frames (console loaded and
 //     stored in the warp-interleaved layout, like k_act) and notes, for each of the env's
-//     two pooled screens, where its pixels are (VecDev::pend): a screen in the env's
-//     history slots (the default, stale_frame_on_early_stop off) or left alone in a
-//     frame buffer is converted later, by k_vec_pool; only a screen whose buffer the
-//     next frame goes on drawing into is converted by the thread itself;
+//     two pooled screens, where its pixels are (VecDev::pend): a screen left alone in a
+//     frame buffer, or (stale_frame_on_early_stop off) copied into one of the env's
+//     history slots, is converted later, by k_vec_pool.  A screen whose buffer the next
+//     frame goes on drawing into (a frame stopped by the instruction limit) is
+//     converted by the thread itself, or with stale_frame_on_early_stop off copied into
+//     a history slot; with it off, the other screens stay in their frame buffers;
 //   k_vec_pool: one block per env, its threads striding through the screens a 4-byte
 //     word each: the noted screens converted from the frame buffers or history slots
 //     (palette -> gray / RGB through the LUT), coalesced, then screen 0 := max(screen
@@ -108,6 +110,8 @@ struct GpuOps {
   // its hist_to_raw calls (a redo calls them again), and pend is cleared by
   // k_vec_process.
   CULE_HD void hist_to_raw(int h, int k) { pend(k) = (uint8_t)(kPendHist + h); }
+  // Frame buffer b is converted by k_vec_pool too: nothing draws into it before that.
+  CULE_HD void buffer_to_raw(int b, int k) { pend(k) = (uint8_t)(kPendBuffer + b); }
   // Global memory still holds the console as it was before the step.
   CULE_HD void save() {}
   CULE_HD void restore() {

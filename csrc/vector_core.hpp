@@ -10,6 +10,7 @@
 //   ops.zero(k)             pooled screen k := all zeros
 //   ops.hist_store(k)       the current screen -> history slot k (stale_frames off)
 //   ops.hist_to_raw(h, k)   history slot h -> pooled screen k
+//   ops.buffer_to_raw(b, k) frame buffer b (0 / 1) -> pooled screen k
 //   ops.save() / ops.restore()   the console before a step / back to it (for a redo)
 // The CPU stores converted (gray / RGB) screens, the GPU palette indices.
 #pragma once
@@ -162,6 +163,15 @@ CULE_HD int32_t vc_step_frames(Machine& m, EnvSlot& s, const VecOptions& o, uint
   int32_t reward = 0;
   int emulated = 0;
   bool hist_exact[2] = {true, true};
+  // Where the last two frames' screens are (stale_frames off): hist_buf[h] is the frame
+  // buffer (0 / 1) that still holds the screen of history slot h, or -1 when the screen
+  // was copied into the slot.  A finished frame's buffer is not drawn into again by the
+  // next frame (run_frame_begin flips tia.cur_buf before a new frame), only by the one
+  // after it, whose screen replaces this one in slot h; so the screen is copied only
+  // when its frame is unfinished (the next frame goes on drawing into the same buffer)
+  // or cur_buf is outside 0 / 1 (a hand-made snapshot's, where both map to buffer 1).
+  // Nothing draws into the buffers between the step's end and the conversion.
+  int8_t hist_buf[2] = {-1, -1};
   const bool tentative = drawn < o.frameskip;
   bool stop_drawing = false;
   exact = true;
@@ -174,8 +184,14 @@ CULE_HD int32_t vc_step_frames(Machine& m, EnvSlot& s, const VecOptions& o, uint
     const int lv = game_lives(m.c, m.g.game_id);
     s.life_lost = (lv < s.lives && lv > 0) ? 1 : 0;
     if (!o.stale_frames) {
-      ops.hist_store(emulated & 1);
-      hist_exact[emulated & 1] = ale_screen_exact(m.c);
+      const int h = emulated & 1;
+      if (m.c.tia.partial_frame || m.c.tia.cur_buf > 1) {
+        ops.hist_store(h);
+        hist_buf[h] = -1;
+      } else {
+        hist_buf[h] = (int8_t)m.c.tia.cur_buf;
+      }
+      hist_exact[h] = ale_screen_exact(m.c);
       if (tentative && m.c.tia.partial_frame) stop_drawing = true;
     }
     if (s.game_over || vc_truncated_by_limit(s, o) || (o.episodic_life && s.life_lost)) break;
@@ -188,10 +204,14 @@ CULE_HD int32_t vc_step_frames(Machine& m, EnvSlot& s, const VecOptions& o, uint
   if (!o.stale_frames) {
     // The last frame emulated, max-pooled with the one before it only when both
     // were emulated by this step (frameskip 1 or a stop after one frame: no pool).
-    ops.hist_to_raw(emulated & 1, 0);
+    auto to_raw = [&](int h, int k) {
+      if (hist_buf[h] < 0) ops.hist_to_raw(h, k);
+      else ops.buffer_to_raw(hist_buf[h], k);
+    };
+    to_raw(emulated & 1, 0);
     if (!hist_exact[emulated & 1]) exact = false;
     if (emulated >= 2) {
-      ops.hist_to_raw((emulated - 1) & 1, 1);
+      to_raw((emulated - 1) & 1, 1);
       if (o.maxpool && !hist_exact[(emulated - 1) & 1]) exact = false;
     } else {
       ops.zero(1);

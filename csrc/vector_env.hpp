@@ -235,6 +235,7 @@ class VecEnv {
     void zero(int k) { std::memset(v.raw(i, k), 0, v.raw_size_); }
     void hist_store(int k) { std::memcpy(v.hist(i, k), v.batch_.screen(i), v.raw_px_); }
     void hist_to_raw(int h, int k) { v.convert(v.hist(i, h), v.raw(i, k)); }
+    void buffer_to_raw(int b, int k) { v.convert(v.batch_.frame_buffer(i, b), v.raw(i, k)); }
     void save() { saved = v.batch_.console(i); }
     void restore() { v.batch_.machine(i).c = saved; }
   };

@@ -67,6 +67,9 @@ CASES = {
     # captured in such a frame is converted by the env's thread (the next frame goes on
     # drawing into its buffer), the others by k_vec_pool.
     "tic-tac-toe-3d-long-frames": ("tic_tac_toe_3d", 3, 150, {}),
+    # The same with stale_frame_on_early_stop=False: the screen of such a frame is
+    # copied into a history slot (kPendHist), the others stay in their frame buffers.
+    "tic-tac-toe-3d-long-frames-fresh": ("tic_tac_toe_3d", 3, 150, {"stale_frame_on_early_stop": False}),
 }
 
 

@@ -189,6 +189,51 @@ def test_intended_semantics_on_early_stop():
     assert ends > 0
 
 
+@pytest.mark.parametrize("game,steps", [("breakout", 150), ("tic_tac_toe_3d", 60)])
+def test_fresh_frames_pool_the_last_two_frames_emulated(game, steps):
+    # stale_frame_on_early_stop=False, max-pooled: every observation is the per-pixel
+    # maximum of the screens of the step's last two frames, also when the step stops
+    # early (a life lost with episodic_life).  The reference is the same env with
+    # frameskip 1 and no pooling, stepped frame by frame with the same action, whose
+    # observations are checked against the emulator's own screen (Atari.screen_grayscale).
+    # tic_tac_toe_3d's frames that run past the instruction limit leave the next frame
+    # drawing into the same buffer.
+    n = 6
+    kw = dict(num_threads=1, stack_num=1, img_height=210, img_width=160, episodic_life=True,
+              stale_frame_on_early_stop=False, repeat_action_probability=0.25)
+    a = AtariVectorEnv(game, n, frameskip=4, **kw)
+    b = AtariVectorEnv(game, n, frameskip=1, maxpool=False, **kw)
+    oa, _ = a.reset(seed=11)
+    ob, _ = b.reset(seed=11)
+    np.testing.assert_array_equal(_np(oa), _np(ob))
+    rng = np.random.default_rng(1)
+    live = np.ones(n, bool)   # envs not yet past their first episode end
+    early = 0
+    for t in range(steps):
+        act = rng.integers(0, a.single_action_space.n, n)
+        oa, _, ta, ua, ia = a.step(act)
+        frames = []
+        emulated = np.full(n, 4)
+        for k in range(4):
+            ob, _, tb, ub, _ = b.step(act)
+            np.testing.assert_array_equal(_np(ob)[:, 0], _np(b.atari.screen_grayscale()), err_msg=f"step {t}.{k}")
+            frames.append(_np(ob)[:, 0])
+            ended = (_np(tb) | _np(ub)) & (emulated == 4)
+            emulated[ended] = k + 1
+        for i in np.flatnonzero(live):
+            e = emulated[i]
+            want = frames[e - 1][i] if e == 1 else np.maximum(frames[e - 1][i], frames[e - 2][i])
+            np.testing.assert_array_equal(_np(oa)[i, 0], want, err_msg=f"step {t} env {i} ({e} frames)")
+            assert bool(_np(ta)[i] | _np(ua)[i]) == (e < 4 or bool(_np(tb)[i] | _np(ub)[i])), (t, i)
+            if e < 4 or _np(ta)[i] or _np(ua)[i]:
+                live[i] = False
+                early += int(e < 4)
+        if not live.any():
+            break
+    if game == "breakout":
+        assert early >= 2   # steps that stopped before their fourth frame were compared
+
+
 def test_noop_max_zero_means_no_noops():
     env = AtariVectorEnv("space_invaders", 3, noop_max=0, num_threads=1)
     _, info = env.reset(seed=9)
