@@ -557,8 +557,7 @@ def check_args(args) -> None:
                              f"{args.log_dir}, or choose another --log-dir")
         if os.path.exists(os.path.join(args.log_dir, "progress.csv")):
             raise SystemExit(f"--log-dir {args.log_dir} already holds a run's progress.csv but no checkpoint to "
-                             f"resume from (it stopped before its first one): choose another --log-dir, or "
-                             f"remove that one")
+                             f"resume from (no checkpoint.pt): choose another --log-dir, or remove that one")
     if args.device:
         try:
             dev = torch.device(args.device)
@@ -756,8 +755,13 @@ def train(args, ckpt=None):
         optimizer.load_state_dict(ckpt["optimizer"])
         if ckpt.get("scaler"):
             scaler.load_state_dict(ckpt["scaler"])
-        next_eval = ckpt.get("next_eval", next_eval)
-        next_save = ckpt.get("next_save", next_save)
+        # The saved schedule, unless the resumed run changed its interval (0 turns
+        # evaluations or checkpoints off; a new interval counts from the frames so far).
+        saved = ckpt.get("args") or {}
+        if saved.get("eval_interval") == args.eval_interval:
+            next_eval = ckpt.get("next_eval", next_eval)
+        if saved.get("save_interval") == args.save_interval:
+            next_save = ckpt.get("next_save", next_save)
         states = ckpt.get("rng_states") or []
         if len(states) == world:
             set_rng_state(states[rank], device)
@@ -831,9 +835,43 @@ def train(args, ckpt=None):
         frames += frames_per_step
         pbar.update(frames_per_step)
 
+    def log_train():
+        """A train row (progress.csv, TensorBoard): the means since the last one."""
+        nonlocal last_log_time, last_log_frames, last_log_updates, postfix
+        last_log_updates = updates
+        vals = torch.cat([stat_sums, (last_return * has_finished).sum().view(1),
+                          has_finished.sum().view(1).float(), episodes.view(1)])
+        if world > 1:
+            dist.all_reduce(vals)
+        vals = vals.tolist()  # the only device -> host copy of the loop
+        stat_sums.zero_()
+        episodes.zero_()
+        if is_main:
+            now = time.time()
+            fps = (frames - last_log_frames) / max(now - last_log_time, 1e-9)
+            last_log_time, last_log_frames = now, frames
+            n = max(vals[4], 1.0)
+            ret = vals[5] / vals[6] if vals[6] > 0 else float("nan")
+            row = {"kind": "train", "frames": frames, "updates": updates,
+                   "time_s": round(now - start_time + time_offset, 2),
+                   "fps": round(fps, 1), "return_mean": ret, "episodes": int(vals[7]),
+                   "policy_loss": vals[0] / n, "value_loss": vals[1] / n,
+                   "entropy": vals[2] / n, "grad_norm": vals[3] / n}
+            csv_writer.writerow(row)
+            csv_file.flush()
+            writer.add_scalar("train/fps", fps, frames)
+            writer.add_scalar("train/episodes", row["episodes"], frames)
+            if not math.isnan(ret):
+                writer.add_scalar("train/return_mean", ret, frames)
+            for k in ("policy_loss", "value_loss", "entropy", "grad_norm"):
+                writer.add_scalar(f"loss/{k}", row[k], frames)
+            # (the bar shows the frame rate itself, live; `fps` is the log row's)
+            postfix = "return=" + ("n/a" if math.isnan(ret) else f"{ret:.1f}")
+            pbar.set_postfix_str(postfix)
+
     time_offset = ckpt.get("time_s", 0.0) if ckpt else 0.0
     start_time = time.time()
-    last_log_time, last_log_frames = start_time, frames
+    last_log_time, last_log_frames, last_log_updates = start_time, frames, updates
     postfix = ""
     try:
         for _ in range(T - S):  # fill the window
@@ -859,35 +897,7 @@ def train(args, ckpt=None):
 
             if frames >= next_log or updates == 1:  # first update, then every log interval
                 next_log = frames + args.log_interval
-                vals = torch.cat([stat_sums, (last_return * has_finished).sum().view(1),
-                                  has_finished.sum().view(1).float(), episodes.view(1)])
-                if world > 1:
-                    dist.all_reduce(vals)
-                vals = vals.tolist()  # the only device -> host copy of the loop
-                stat_sums.zero_()
-                episodes.zero_()
-                if is_main:
-                    now = time.time()
-                    fps = (frames - last_log_frames) / max(now - last_log_time, 1e-9)
-                    last_log_time, last_log_frames = now, frames
-                    n = max(vals[4], 1.0)
-                    ret = vals[5] / vals[6] if vals[6] > 0 else float("nan")
-                    row = {"kind": "train", "frames": frames, "updates": updates,
-                           "time_s": round(now - start_time + time_offset, 2),
-                           "fps": round(fps, 1), "return_mean": ret, "episodes": int(vals[7]),
-                           "policy_loss": vals[0] / n, "value_loss": vals[1] / n,
-                           "entropy": vals[2] / n, "grad_norm": vals[3] / n}
-                    csv_writer.writerow(row)
-                    csv_file.flush()
-                    writer.add_scalar("train/fps", fps, frames)
-                    writer.add_scalar("train/episodes", row["episodes"], frames)
-                    if not math.isnan(ret):
-                        writer.add_scalar("train/return_mean", ret, frames)
-                    for k in ("policy_loss", "value_loss", "entropy", "grad_norm"):
-                        writer.add_scalar(f"loss/{k}", row[k], frames)
-                    # (the bar shows the frame rate itself, live; `fps` is the log row's)
-                    postfix = "return=" + ("n/a" if math.isnan(ret) else f"{ret:.1f}")
-                    pbar.set_postfix_str(postfix)
+                log_train()
             if frames >= next_eval:
                 next_eval = frames - frames % args.eval_interval + args.eval_interval
                 if is_main:
@@ -905,6 +915,8 @@ def train(args, ckpt=None):
     start_time = time.time()
 
     # --- wrap up ---
+    if updates > last_log_updates:
+        log_train()   # the updates since the last row (a short run has a row at its end too)
     last_eval_frames = None
     if is_main:
         with open(os.path.join(args.log_dir, "progress.csv"), newline="") as f:

@@ -16,8 +16,8 @@ Same method names, arguments, defaults and results as ale-py's, with the setting
 table and ``loadROM`` of ``AtariEnv.ale`` (``cule.gym_env.ConsoleView``, where each
 method's semantics and the settings cule emulates are listed).  Differences: states
 are ``cule.Atari.clone_state`` dicts rather than ``ale_py.ALEState`` objects, bad input
-raises ValueError where ale-py raises RuntimeError or ends the process, and no sound is
-played.
+raises ValueError where ale-py ends the process (where it raises RuntimeError or
+TypeError, cule's error is of that class and a ValueError too), and no sound is played.
 """
 from __future__ import annotations
 

@@ -35,15 +35,16 @@ def _as_index_array(values, name: str, upper: int) -> np.ndarray:
             raise ValueError(f"{name} must be integers, got dtype {arr.dtype}")
     if arr.ndim > 1:
         raise ValueError(f"{name} must be one id or a 1-D sequence of ids, got shape {tuple(arr.shape)}")
-    arr = arr.astype(np.int64, copy=False).reshape(-1)
+    arr = arr.reshape(-1)
+    # Checked in the given dtype (a uint64 above 2**63 - 1 would wrap to a negative int64).
     if arr.size and (arr.min() < 0 or arr.max() >= upper):
         bad = arr[(arr < 0) | (arr >= upper)][0]
         raise ValueError(f"{name} contains {int(bad)}, outside [0, {upper})")
-    return arr
+    return arr.astype(np.int64, copy=False)
 
 
 _AUDIO_SAMPLES = 512    # ALE's samples per processed frame (SoundRaw::SamplesPerFrame)
-_DIGEST_ROWS = 4096     # rows one pass of _row_digests converts at once (bounds its temporaries)
+_DIGEST_WORDS = 4096 * 2048   # 32-bit words one pass of _row_digests converts at once (bounds its temporaries)
 _digest_weights: dict = {}
 
 
@@ -71,15 +72,16 @@ def _row_digests(rows: torch.Tensor) -> torch.Tensor:
         host = ((z >> np.uint64(48)) | np.uint64(1)).astype(np.int64)
         w = _digest_weights[key] = torch.from_numpy(host).to(rows.device)
     out = torch.empty(k, dtype=torch.int64, device=rows.device)
-    for i in range(0, k, _DIGEST_ROWS):
-        part = rows[i:i + _DIGEST_ROWS]
+    step = max(1, _DIGEST_WORDS // max(words, 1))
+    for i in range(0, k, step):
+        part = rows[i:i + step]
         if n % 4:
             part = torch.nn.functional.pad(part, (0, 4 * words - n))
         part = part.contiguous()
         if part.storage_offset() % 4:   # a view starting inside a 32-bit word
             part = part.clone()
         part = part.view(torch.int32).to(torch.int64) & 0xFFFFFFFF
-        out[i:i + _DIGEST_ROWS] = (part * w).sum(dim=1)
+        out[i:i + step] = (part * w).sum(dim=1)
     return out
 
 
@@ -459,18 +461,23 @@ class Atari:
         again afterwards, as the constructor does.  Frame counters restart at 0.
 
         Args:
-            seeds: an int ``s`` (the i-th reloaded env gets ``s + i``) or one int per
-                reloaded env, each in [0, 2**32 - 1] (ALE casts its int32 ``random_seed``
-                to uint32, so Gymnasium's wrapped negative seeds map to this range).
-            env_ids: indices of the envs to reload (default: all).  Reloading a subset
-                costs a power-on of every console (the others are restored afterwards).
+            seeds: an int ``s`` (the i-th reloaded env, in index order, gets ``s + i``)
+                or one int per reloaded env, in the order of ``env_ids``, each in
+                [0, 2**32 - 1] (ALE casts its int32 ``random_seed`` to uint32, so
+                Gymnasium's wrapped negative seeds map to this range).
+            env_ids: indices of the envs to reload (default: all), without duplicates.
+                Reloading a subset costs a power-on of every console (the others are
+                restored afterwards).
         Raises:
             ValueError: bad seeds or env ids.
         """
         ids = (np.arange(self.num_envs, dtype=np.int64) if env_ids is None
-               else np.unique(_as_index_array(env_ids, "env_ids", self.num_envs)))
+               else _as_index_array(env_ids, "env_ids", self.num_envs))
+        if len(np.unique(ids)) != len(ids):
+            raise ValueError("env_ids has duplicates")
         k = int(ids.size)
         if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
+            ids = np.sort(ids)
             s = np.arange(int(seeds), int(seeds) + k, dtype=np.int64)
         else:
             s = np.asarray(seeds.detach().cpu().numpy() if isinstance(seeds, torch.Tensor) else seeds)
@@ -618,20 +625,28 @@ class Atari:
         loadable with ``torch.load``, ``weights_only=True`` included):
         ``format``, ``game``, ``md5``, ``console_state_bytes``, ``frame_buffer_bytes``,
         ``env_ids`` (int64 [k], on the CPU), ``consoles`` (uint8 [k, console_state_bytes]),
-        ``frame_buffers`` (uint8 [k, frame_buffer_bytes]) and ``digest`` (int64 [k], a
-        checksum of each row of ``consoles``, which ``restore_state`` checks),
+        ``frame_buffers`` (uint8 [k, frame_buffer_bytes]), ``digest`` and
+        ``frame_buffer_digest`` (int64 [k], a checksum of each row of ``consoles`` and of
+        ``frame_buffers``, which ``restore_state`` checks),
         ``include_rng`` (bool), ``sound`` (whether the batch tracks the TIA's audio: its
         sound registers and generators are in ``consoles``, its ``audio`` samples are
         not, as ALE's ``cloneState`` leaves out ``getAudio``'s buffer); ``consoles``,
-        ``frame_buffers`` and ``digest`` are on the env's device.  Both backends write the
+        ``frame_buffers`` and the digests are on the env's device.  Both backends write the
         same bytes, so a state moves between CPU and CUDA envs.  The bytes are this build's
         struct layout: restore them with the same cule version, and do not edit them.
-        Raises ValueError for bad env ids.
+        A batch made with ``render=False`` draws nothing, so its snapshots' frame buffers
+        hold no screen: restored into a batch that renders, the screen is blank (or
+        stale) until the next frame is drawn.
+
+        Raises ValueError for bad env ids (out of range, not integers, or listed twice:
+        restore_state could not put such a snapshot back).
         """
         if not isinstance(include_rng, (bool, np.bool_)):
             raise ValueError(f"include_rng must be a bool, got {include_rng!r}")
         ids = (np.arange(self.num_envs, dtype=np.int64) if env_ids is None
                else _as_index_array(env_ids, "env_ids", self.num_envs))
+        if len(np.unique(ids)) != len(ids):
+            raise ValueError("env_ids has duplicates")
         if self._cuda is not None:
             c, f = self._cuda.export_state(torch.from_numpy(ids))
             cs, fs = self._cuda.console_state_bytes, self._cuda.frame_buffer_bytes
@@ -649,6 +664,7 @@ class Atari:
             "consoles": c,
             "frame_buffers": f,
             "digest": _row_digests(c),
+            "frame_buffer_digest": _row_digests(f),
             "include_rng": bool(include_rng),
             "sound": self.sound,
         }
@@ -675,8 +691,10 @@ class Atari:
                 the snapshot was taken from).
             ale_semantics: restore as ALE 0.12.1's ``restoreState`` does (above).
         Raises:
-            ValueError: a state of another game, format or build, consoles whose bytes do
-                not match their digest (a corrupt or edited snapshot), or env ids that do
+            ValueError: a state of another game, format or build, consoles or frame buffers
+                whose bytes do not match their digest (a corrupt or edited snapshot; a
+                snapshot saved before frame buffers had a digest is restored without
+                that check), or env ids that do
                 not match the snapshot's rows, a non-bool ``ale_semantics`` or ``include_rng``,
                 or a full restore into a batch with sound of a state from one without.
             Nothing is changed then.
@@ -718,6 +736,8 @@ class Atari:
                 or c.shape[1] != cs or f.shape[1] != fs):
             raise ValueError("state arrays are malformed")
         _check_digests(c, state["digest"], "state consoles")
+        if "frame_buffer_digest" in state:
+            _check_digests(f, state["frame_buffer_digest"], "state frame buffers")
         ids = _as_index_array(state["env_ids"] if env_ids is None else env_ids, "env_ids", self.num_envs)
         if len(ids) != len(c):
             raise ValueError(f"state holds {len(c)} consoles but {len(ids)} env ids were given")

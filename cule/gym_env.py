@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import pathlib
 import time
 from typing import Any, Optional, Union
 
@@ -27,7 +28,8 @@ from .atari import Atari
 from .human_render import HumanDisplay
 from ._rom_table import ROMS
 from .roms import PADDLE_MAX, PADDLE_MIN, _PADDLE_MAX_OVERRIDE, identify, load_rom
-from .vector_env import _DIRECTION_ACTIONS, CONTINUOUS_ACTION_TABLE, InvalidArgument, _is_int
+from .ale_settings import UnknownSetting
+from .vector_env import _DIRECTION_ACTIONS, CONTINUOUS_ACTION_TABLE, ALERuntimeError, ALETypeError, InvalidArgument, _is_int
 
 ACTION_NAMES = ["NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
                 "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE", "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE",
@@ -36,11 +38,29 @@ ACTION_NAMES = ["NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEF
 
 @contextlib.contextmanager
 def _invalid_argument():
-    """cule.Atari's ValueErrors as Gymnasium's InvalidArgument (also a ValueError)."""
+    """cule.Atari's ValueErrors as Gymnasium's InvalidArgument (also a ValueError); a
+    settings key ALE does not have as ALERuntimeError (ale-py: RuntimeError)."""
     try:
         yield
+    except UnknownSetting as e:
+        raise ALERuntimeError(str(e)) from None
+    except InvalidArgument:
+        raise
     except ValueError as e:
         raise InvalidArgument(str(e)) from None
+
+
+def _ale_index(value, name: str, what: str, valid) -> int:
+    """An index argument as ale-py's bindings take it: ALETypeError where pybind11
+    refuses it (not an int, or negative: ALE's parameter is unsigned), ALERuntimeError
+    where ALE does (``valid(v)`` false)."""
+    if isinstance(value, (bool, np.bool_)):
+        value = int(value)
+    if not _is_int(value) or int(value) < 0:
+        raise ALETypeError(f"{name} must be a non-negative integer, got {value!r} ({type(value).__name__})")
+    if not valid(int(value)):
+        raise ALERuntimeError(f"{what} (got {int(value)})")
+    return int(value)
 
 
 class ConsoleView:
@@ -95,13 +115,17 @@ class ConsoleView:
         sticky actions included; returns the frame's reward (ALE ``act``).
 
         Raises:
-            ValueError: an action outside 0..17 or a strength outside [-1, 1].
+            ValueError: an action outside 0..17 or a strength outside [-1, 1] (ale-py
+                acts on both); ``ALETypeError`` (also a TypeError, as ale-py raises) for a
+                negative or non-integer action.  A bool is an int, as in ale-py.
         """
-        try:
-            a = int(getattr(action, "value", action))
-        except (TypeError, ValueError):
-            raise InvalidArgument(f"action must be an ALE action id 0..17, got {action!r}") from None
-        if isinstance(action, (bool, float)) or not 0 <= a < len(ACTION_NAMES):
+        a = getattr(action, "value", action)
+        if isinstance(a, (bool, np.bool_)):
+            a = int(a)
+        if not _is_int(a) or int(a) < 0:
+            raise ALETypeError(f"action must be an ALE action id 0..17, got {action!r}")
+        a = int(a)
+        if a >= len(ACTION_NAMES):
             raise InvalidArgument(f"action must be an ALE action id 0..17, got {action!r}")
         strength = float(paddle_strength)
         if not -1.0 <= strength <= 1.0:
@@ -115,7 +139,10 @@ class ConsoleView:
         return self._env.clone_state(include_rng=include_rng)
 
     def restoreState(self, state: dict) -> None:  # noqa: N802
-        """Restores a ``cloneState`` state as ALE does; see ``AtariEnv.restore_state``."""
+        """Restores a ``cloneState`` state as ALE does; see ``AtariEnv.restore_state``.
+        ``ALETypeError`` (also a TypeError, as ale-py) for anything but a state dict."""
+        if not isinstance(state, dict):
+            raise ALETypeError(f"restoreState(): state must be a state from cloneState, got {type(state).__name__}")
         self._env.restore_state(state)
 
     def cloneSystemState(self) -> dict:  # noqa: N802
@@ -124,7 +151,7 @@ class ConsoleView:
 
     def restoreSystemState(self, state: dict) -> None:  # noqa: N802
         """ALE ``restoreSystemState``: ``restoreState``, as in ALE 0.12.1."""
-        self._env.restore_state(state)
+        self.restoreState(state)
 
     # ---- game facts ----
 
@@ -137,12 +164,19 @@ class ConsoleView:
         ``value`` (0..255); see ``cule.Atari.set_ram``.
 
         Raises:
-            ValueError: an index or value out of range (ale-py raises RuntimeError for an
-                index of 128 or more, TypeError for a negative index or a value outside
-                0..255).
+            ALERuntimeError: an index of 128 or more (a ValueError and, as ale-py raises,
+                a RuntimeError).
+            ALETypeError: a negative or non-integer index, or a value outside 0..255 (a
+                ValueError and, as ale-py raises, a TypeError).
         """
+        index = _ale_index(index, "setRAM index", "setRAM index out of bounds: RAM indices are 0..127",
+                           lambda i: i < 128)
+        if isinstance(value, (bool, np.bool_)):
+            value = int(value)
+        if not _is_int(value) or not 0 <= int(value) <= 255:
+            raise ALETypeError(f"setRAM value must be an integer in 0..255, got {value!r}")
         with _invalid_argument():
-            self._atari.set_ram(index, value)
+            self._atari.set_ram(index, int(value))
 
     def setMode(self, mode: int) -> None:  # noqa: N802
         """ALE ``setMode``: selected at the next ``reset_game`` (or the env's ``reset``);
@@ -150,8 +184,13 @@ class ConsoleView:
         ale-py.
 
         Raises:
-            ValueError: a mode ``getAvailableModes`` does not list (ale-py: RuntimeError).
+            ALERuntimeError: a mode ``getAvailableModes`` does not list (a ValueError and,
+                as ale-py raises, a RuntimeError).
+            ALETypeError: a negative or non-integer mode (ale-py: TypeError).
         """
+        modes = self.getAvailableModes()
+        mode = _ale_index(mode, "mode", f"Invalid game mode requested: {self._atari.game} has modes {modes}",
+                          lambda m: m in modes)
         with _invalid_argument():
             self._atari.set_mode(mode)
 
@@ -160,9 +199,13 @@ class ConsoleView:
         in ALE); a ``reset(seed=...)`` returns to the env's own ``difficulty``.
 
         Raises:
-            ValueError: a difficulty ``getAvailableDifficulties`` does not list (ale-py:
-                RuntimeError).
+            ALERuntimeError: a difficulty ``getAvailableDifficulties`` does not list (a
+                ValueError and, as ale-py raises, a RuntimeError).
+            ALETypeError: a negative or non-integer difficulty (ale-py: TypeError).
         """
+        levels = self.getAvailableDifficulties()
+        difficulty = _ale_index(difficulty, "difficulty", f"Invalid difficulty requested: {self._atari.game} has "
+                                f"difficulties {levels}", lambda d: d in levels)
         with _invalid_argument():
             self._atari.set_difficulty(difficulty)
 
@@ -260,7 +303,8 @@ class ConsoleView:
         reads it.
 
         Raises:
-            ValueError: ``key`` is not one of ALE's int settings (ale-py: RuntimeError).
+            ALERuntimeError: ``key`` is not one of ALE's int settings (a ValueError and,
+                as ale-py raises, a RuntimeError).
             TypeError: ``value`` is not an int in the C ``int`` range (as ale-py).
         """
         with _invalid_argument():
@@ -271,7 +315,8 @@ class ConsoleView:
         digits: 1/3 reads back as 0.333333); ``loadROM`` reads it.
 
         Raises:
-            ValueError: ``key`` is not one of ALE's float settings (ale-py: RuntimeError).
+            ALERuntimeError: ``key`` is not one of ALE's float settings (a ValueError and,
+                as ale-py raises, a RuntimeError).
             TypeError: ``value`` is not a number (as ale-py).
         """
         with _invalid_argument():
@@ -281,7 +326,8 @@ class ConsoleView:
         """ALE ``setBool``: stored only; ``loadROM`` reads it.
 
         Raises:
-            ValueError: ``key`` is not one of ALE's bool settings (ale-py: RuntimeError).
+            ALERuntimeError: ``key`` is not one of ALE's bool settings (a ValueError and,
+                as ale-py raises, a RuntimeError).
             TypeError: ``value`` is not True or False (as ale-py).
         """
         with _invalid_argument():
@@ -293,7 +339,8 @@ class ConsoleView:
         """ALE ``setString``: stored only; ``loadROM`` reads it.
 
         Raises:
-            ValueError: ``key`` is not one of ALE's string settings (ale-py: RuntimeError).
+            ALERuntimeError: ``key`` is not one of ALE's string settings (a ValueError and,
+                as ale-py raises, a RuntimeError).
             TypeError: ``value`` is not a str (as ale-py).
         """
         with _invalid_argument():
@@ -350,16 +397,17 @@ class ConsoleView:
 
         Raises:
             TypeError: ``rom_file`` is not a path (as ale-py).
-            ValueError: the file does not exist or cannot be read (ale-py: RuntimeError).
+            ALERuntimeError: the file does not exist or cannot be read (a ValueError and,
+                as ale-py raises, a RuntimeError).
         """
         path = _rom_path_arg(rom_file, "isSupportedROM")
         if not os.path.exists(path):
-            raise InvalidArgument(f"ROM file doesn't exist: {path}")
+            raise ALERuntimeError(f"ROM file doesn't exist: {path}")
         try:
             with open(path, "rb") as f:
                 data = f.read()
         except OSError as e:
-            raise InvalidArgument(f"Failed to open rom file {path}: {e.strerror or e}") from None
+            raise ALERuntimeError(f"Failed to open rom file {path}: {e.strerror or e}") from None
         try:
             game = identify(data, path)
         except ValueError:
@@ -394,7 +442,7 @@ class ConsoleView:
         if os.path.isdir(path):
             raise InvalidArgument(f"ROM file {path!r} is a directory")
         with _invalid_argument():
-            rom = load_rom(path)
+            rom = load_rom(pathlib.Path(path))   # a path, even one named like a game
         readers = {bool: (s.get_bool, "setBool"), str: (s.get_string, "setString"), int: (s.get_int, "setInt")}
         unsupported = []
         for key, default in _LOAD_ONLY_DEFAULTS.items():
@@ -459,19 +507,23 @@ def _actions(ids) -> list:
 
 
 def _fill(src: torch.Tensor, out):
-    """A copy of src as a NumPy array, or src written into `out` (then None)."""
+    """A copy of src as a NumPy array, or src written into `out` (then None).  A buffer
+    of another type or dtype is an ALETypeError; a uint8 array of another shape an
+    ALERuntimeError for screens, an ALETypeError for RAM and audio (as ale-py raises)."""
     src = src.cpu().numpy()
     if out is None:
         return src.copy()
     if isinstance(out, torch.Tensor):
         if out.device.type != "cpu" or out.dtype != torch.uint8 or tuple(out.shape) != src.shape:
-            raise InvalidArgument(f"buffer must be a uint8 CPU tensor of shape {src.shape}, got "
-                                  f"{out.dtype} {tuple(out.shape)} on {out.device}")
+            raise ALETypeError(f"buffer must be a uint8 CPU tensor of shape {src.shape}, got "
+                               f"{out.dtype} {tuple(out.shape)} on {out.device}")
         out.copy_(torch.from_numpy(src))
         return None
     if not isinstance(out, np.ndarray) or out.dtype != np.uint8 or out.shape != src.shape:
         got = f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else type(out).__name__
-        raise InvalidArgument(f"buffer must be a uint8 NumPy array of shape {src.shape}, got {got}")
+        shape_only = isinstance(out, np.ndarray) and out.dtype == np.uint8 and src.ndim >= 2
+        raise (ALERuntimeError if shape_only else ALETypeError)(
+            f"buffer must be a uint8 NumPy array of shape {src.shape}, got {got}")
     if not out.flags.writeable:
         raise InvalidArgument("buffer is read-only")
     out[...] = src
@@ -681,8 +733,10 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             action = action.item() if action.numel() == 1 and not action.is_floating_point() else action
         if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
             action = int(action)
+        if isinstance(action, bool):
+            action = int(action)   # a bool is an int, as in ale-py (and Gymnasium's Discrete)
         if not _is_int(action):
-            raise InvalidArgument(f"action must be an integer index into the action space, got {action!r}")
+            raise ALETypeError(f"action must be an integer index into the action space, got {action!r}")
         if not 0 <= int(action) < len(self._action_set):
             raise InvalidArgument(f"action {int(action)} is outside the action space "
                                   f"[0, {len(self._action_set)})")
@@ -801,7 +855,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             # Another game, sound device or paddle range: another console (made before
             # anything changes, so a failure leaves the env as it was).
             with _invalid_argument():
-                atari = Atari(plan["path"], 1, frameskip=plan["frame_skip"],
+                atari = Atari(pathlib.Path(plan["path"]), 1, frameskip=plan["frame_skip"],
                               repeat_action_probability=plan["repeat_action_probability"],
                               full_action_space=atari.full_action_space,
                               max_num_frames_per_episode=plan["max_num_frames_per_episode"], seed=0,

@@ -60,10 +60,22 @@ _LOOSE_IDS = {g.replace("_", "").lower(): g for g in ROMS}
 assert len(_LOOSE_IDS) == len(ROMS), "two ALE ids differ only in case or underscores"
 
 
+def _game_name(game: str):
+    """The ALE id a game id names ("Pong-v5" -> "pong"), or None if it names none."""
+    m = _GAME_ID.fullmatch(game.strip())
+    name = m.group(1) if m else game.strip()
+    return _LOOSE_IDS.get(name.replace("_", "").replace("-", "").replace(" ", "").lower())
+
+
 def _is_path(game: str) -> bool:
+    # A name of an ALE game is the game, whatever files the working directory holds
+    # (gymnasium.make("cule/Breakout-v5") must not read a file called "breakout");
+    # a file of that name is read when given as a path ("./breakout", a pathlib.Path).
+    if _game_name(game) is not None:
+        return False
     if os.path.isfile(game):
         return True
-    if _GAME_ID.fullmatch(game.strip()):
+    if _GAME_ID.fullmatch(game.strip()) or re.match(r"\s*(ALE|cule)/", game):
         return False
     return os.sep in game or game.endswith((".bin", ".a26", ".rom"))
 
@@ -96,16 +108,21 @@ def _check_supported(game: str, where: str) -> None:
 def load_rom(game: str) -> Rom:
     """Resolve ``game``: an ALE id (``"pong"``, ``"Pong"``, ``"space_invaders"``,
     ``"SpaceInvaders"``), the same as a Gymnasium id (``"Pong-v5"``, ``"ALE/Pong-v5"``,
-    ``"cule/Pong-v5"``, ``"PongNoFrameskip-v4"``), or a ROM file path (an existing file
-    always counts as a path).
+    ``"cule/Pong-v5"``, ``"PongNoFrameskip-v4"``), or a ROM file path.  A string that
+    names an ALE game means the game even where a file of that name exists in the
+    working directory; a ``pathlib.Path`` (any ``os.PathLike``) is always a path, and so
+    is any other existing file.
 
     Raises ValueError naming the game or file and the reason when it is unknown,
     unreadable, not a ROM ale-py ships, or not supported by cule.
     """
     if not isinstance(game, (str, os.PathLike)):
         raise ValueError(f"game must be an ALE game id or a ROM path, got {type(game).__name__}")
+    as_path = isinstance(game, os.PathLike)
     game = os.fspath(game)
-    if _is_path(game):
+    if isinstance(game, bytes):
+        raise ValueError("game must be an ALE game id or a ROM path, got bytes")
+    if as_path or _is_path(game):
         try:
             with open(game, "rb") as f:
                 data = f.read()
@@ -114,12 +131,10 @@ def load_rom(game: str) -> Rom:
         name = identify(data, game)
         _check_supported(name, game)
         return Rom(name, game, data, ROMS[name])
-    m = _GAME_ID.fullmatch(game.strip())
-    name = m.group(1) if m else game.strip()
     # "pong", "SpaceInvaders", "TicTacToe3D", "Tic_Tac_Toe_3D" ...: ids compared without
     # case or underscores (unique among ALE's ids).
-    name = _LOOSE_IDS.get(name.replace("_", "").replace("-", "").replace(" ", "").lower(), name)
-    if name not in ROMS:
+    name = _game_name(game)
+    if name is None:
         raise ValueError(f"unknown game {game!r}: not an ALE game id (see cule.list_games() for the "
                          f"{len(_GAME_IDS)} supported games)")
     _check_supported(name, repr(game))

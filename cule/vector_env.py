@@ -67,6 +67,20 @@ class InvalidArgument(error.Error, ValueError):
     ``gymnasium.error.Error``, the class ale-py raises for a bad frameskip)."""
 
 
+class ALERuntimeError(InvalidArgument, RuntimeError):
+    """An argument refused where ale-py 0.12.1 raises ``RuntimeError`` (an unknown
+    setting key, a mode or difficulty the game lacks, a RAM index of 128 or more, a
+    missing ROM file for ``isSupportedROM``): both an ``InvalidArgument`` (so a
+    ``ValueError``) and a ``RuntimeError``, so code written for either catches it."""
+
+
+class ALETypeError(InvalidArgument, TypeError):
+    """An argument refused where ale-py 0.12.1's bindings raise ``TypeError`` (a negative
+    or non-integer action id, mode, difficulty or RAM index, a RAM value outside 0..255,
+    a state that is not one, a buffer of the wrong type or shape): both an
+    ``InvalidArgument`` (so a ``ValueError``) and a ``TypeError``."""
+
+
 def _is_int_seed(x) -> bool:
     """An int seed as ale-py's vector env takes one (``isinstance(seed, int)``, so a bool
     too), or a NumPy integer / bool scalar."""
@@ -328,13 +342,17 @@ class AtariVectorEnv(VectorEnv):
         cores = os.cpu_count() or 1
         num_threads = min(num_envs, cores) if num_threads == 0 else min(num_threads, cores)   # as ale-py
         # ALE frame_skip 1 and no ALE truncation: the preprocessing counts frames itself.
+        where = (dict(device=self.device, _emulate_cuda=_emulate_cuda) if on_cuda
+                 else dict(device="cpu", num_threads=num_threads))
+        try:
+            self.atari = Atari(game, num_envs, frameskip=1, repeat_action_probability=p,
+                               full_action_space=full_action_space or continuous, **where)
+        except InvalidArgument:
+            raise
+        except ValueError as e:   # an unknown game, a batch too large for the memory ...
+            raise InvalidArgument(str(e)) from None
         if on_cuda:
-            self.atari = Atari(game, num_envs, device=self.device, frameskip=1, repeat_action_probability=p,
-                               full_action_space=full_action_space or continuous, _emulate_cuda=_emulate_cuda)
             self.device = self.atari.device   # "cuda" becomes "cuda:N"
-        else:
-            self.atari = Atari(game, num_envs, device="cpu", frameskip=1, repeat_action_probability=p,
-                               full_action_space=full_action_space or continuous, num_threads=num_threads)
         self._on_cuda = on_cuda
         if on_cuda:
             self.atari._cuda.bad_action_message = ("actions contains indices outside the action space: an earlier "

@@ -278,7 +278,23 @@ def test_smoke_run_and_resume(tmp_path):
     assert rows2[:len(rows)] == rows  # appended, not rewritten
     frames = [float(r["frames"]) for r in rows2 if r["kind"] == "train"]
     assert frames == sorted(frames) and frames[-1] > ckpt1["frames"]
-    print(f"first run {t1:.1f}s, resumed run {t2:.1f}s")
+    # every run ends with a train row at its last frames (the updates since the last row)
+    assert frames[-1] == ckpt2["frames"]
+
+    # resumed with evaluations off (the checkpoint's schedule had the next one at 5000):
+    # none runs, and nothing divides by the zero interval
+    _, t3 = _run([sys.executable, SCRIPT, "--resume", log_dir, "--total-frames", "5200", "--eval-interval", "0"],
+                 cwd=str(tmp_path))
+    ckpt3 = torch.load(os.path.join(log_dir, "checkpoint.pt"), weights_only=False)
+    rows3 = _rows(log_dir)
+    assert ckpt3["frames"] >= 5200 and ckpt3["args"]["eval_interval"] == 0
+    assert [r for r in rows3 if r["kind"] == "eval"] == [r for r in rows2 if r["kind"] == "eval"]
+    # resumed with a new interval: evaluations at its multiples from here on
+    _run([sys.executable, SCRIPT, "--resume", log_dir, "--total-frames", "6500", "--eval-interval", "600"],
+         cwd=str(tmp_path))
+    evals = [float(r["frames"]) for r in _rows(log_dir)[len(rows3):] if r["kind"] == "eval"]
+    assert len(evals) >= 2 and int(evals[0]) // 600 > ckpt3["frames"] // 600
+    print(f"first run {t1:.1f}s, resumed runs {t2:.1f}s, {t3:.1f}s")
 
 
 @needs_ale

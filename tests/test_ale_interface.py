@@ -90,3 +90,43 @@ def test_lockstep_with_ale_interface(game, settings):
     _both(ref, ours, "loadROM", "")
     assert ours.getFrameNumber() == ref.getFrameNumber() == 0
     lockstep(a, c, 300, rng)
+
+
+def test_bad_calls_raise_ale_pys_exception_classes():
+    # Where ale-py 0.12.1 raises RuntimeError (ALE refuses) or TypeError (its bindings
+    # refuse), cule's error is an instance of the same class (and a ValueError too, as
+    # documented), so `except RuntimeError` / `except TypeError` written for ale-py
+    # catches it; the console is unchanged.  Calls ale-py acts on (an action id 18, a
+    # bool action) are compared by result.
+    ref, ours = ale_py.ALEInterface(), cule.ALEInterface()
+    for x in (ref, ours):
+        x.setInt("random_seed", 7)
+        x.loadROM(_rom("breakout"))
+        x.act(1)
+    calls = [("act", (-1,)), ("act", (1.0,)), ("act", ("1",)), ("setRAM", (200, 1)), ("setRAM", (128, 1)),
+             ("setRAM", (-1, 1)), ("setRAM", (0, 300)), ("setRAM", (0, -1)), ("setRAM", (1.5, 1)),
+             ("setMode", (3,)), ("setMode", (-1,)), ("setDifficulty", (2,)), ("setDifficulty", (-2,)),
+             ("setInt", ("foo", 1)), ("setFloat", ("foo", 1.0)), ("setBool", ("random_seed", True)),
+             ("setString", ("foo", "x")), ("restoreState", (None,)), ("restoreState", (5,)),
+             ("getRAM", (np.zeros(3, np.uint8),)), ("getRAM", (np.zeros(128, np.float32),)),
+             ("getScreenRGB", (np.zeros((2, 2), np.uint8),)), ("getScreenRGB", (np.zeros((210, 160, 3), np.int16),)),
+             ("getScreen", (np.zeros((210, 160, 1), np.uint8),)), ("getScreenGrayscale", (np.zeros(5, np.uint8),)),
+             ("isSupportedROM", ("/no/such/rom.bin",))]
+    ram = ours.getRAM().copy()
+    for method, args in calls:
+        with pytest.raises(Exception) as want:
+            getattr(ref, method)(*args)
+        assert type(want.value) in (RuntimeError, TypeError), (method, args, want.value)
+        with pytest.raises(type(want.value)) as got:
+            getattr(ours, method)(*args)
+        assert isinstance(got.value, ValueError), (method, args)
+    assert np.array_equal(ours.getRAM(), ram)
+    assert ref.act(True) == ours.act(True)
+    for x in (ref, ours):   # bools are ints to ale-py's bindings
+        x.setRAM(True, 3)
+        x.setRAM(0, True)
+        x.setDifficulty(True)
+    assert np.array_equal(ref.getRAM(), ours.getRAM())
+    for _ in range(3):
+        assert ref.act(3) == ours.act(3)
+    assert np.array_equal(ref.getRAM(), ours.getRAM())

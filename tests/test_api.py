@@ -178,6 +178,50 @@ def test_unknown_games_and_rom_files(tmp_path):
         cule.Atari(str(empty), 1)
 
 
+def test_game_names_do_not_depend_on_the_working_directory(tmp_path, monkeypatch):
+    # A game id names the game even where a file of that name lies in the working
+    # directory (gymnasium.make("ALE/Breakout-v5") is not affected by such a file
+    # either); the file is read when given as a path.
+    import gymnasium as gym
+    from ale_py import roms
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "breakout").write_bytes(b"hi\n")
+    (tmp_path / "pong").write_bytes(roms.get_rom_path("pong").read_bytes())
+    gym.register_envs(cule)
+    assert gym.make("cule/Breakout-v5").unwrapped.atari.game == "breakout"
+    assert cule.Atari("breakout", 1).game == cule.AtariVectorEnv("Breakout", 1).atari.game == "breakout"
+    assert cule.Atari("Space Invaders", 1).game == "space_invaders"
+    for path in (tmp_path / "breakout", "./breakout"):
+        with pytest.raises(ValueError, match="size"):
+            cule.Atari(path, 1)
+    assert cule.Atari(tmp_path / "pong", 1).rom.path == str(tmp_path / "pong")
+    ale = cule.ALEInterface()
+    with pytest.raises(ValueError, match="size"):
+        ale.loadROM("breakout")                    # loadROM takes a path, as ale-py's
+    for bad in ("ALE/", "cule/Nothing-v5", "nothing"):
+        with pytest.raises(ValueError, match="unknown game"):
+            cule.Atari(bad, 1)
+
+
+def test_out_of_range_ids_are_named_as_given():
+    # A uint64 above 2**63 - 1 is reported as given, not wrapped to a negative int64.
+    e = cule.Atari("pong", 2, num_threads=1)
+    with pytest.raises(ValueError, match="contains 9223372036854775808, outside"):
+        e.act(np.array([2**63, 0], np.uint64))
+    with pytest.raises(ValueError, match="contains 18446744073709551615, outside"):
+        e.reset(np.array([2**64 - 1], np.uint64))
+
+
+def test_vector_env_refuses_a_batch_larger_than_memory_as_invalid_argument():
+    import gymnasium as gym
+    from cule.vector_env import InvalidArgument
+    gym.register_envs(cule)
+    for make in (lambda: gym.make_vec("cule/Pong-v5", num_envs=10**8), lambda: cule.AtariVectorEnv("pong", 10**8),
+                 lambda: cule.AtariVectorEnv("no_such_game", 2)):
+        with pytest.raises(InvalidArgument):
+            make()
+
+
 def test_seeds_follow_ale_random_seed():
     # env i with seed s + i behaves like a single env seeded s + i.
     a = cule.Atari("breakout", 2, seed=40)

@@ -126,8 +126,17 @@ def test_restore_rejects_foreign_or_malformed_states(backend):
         pong.restore_state({k: v for k, v in before.items() if k != "digest"})
     with pytest.raises(ValueError, match="ROM of MD5 '0+'"):
         pong.restore_state(dict(before, md5="0" * 32))
+    # Edited frame buffers (pixels the next observation may pool, and what screen_rgb
+    # shows until the next frame) fail their own digest.
+    painted = pong.clone_state()
+    painted["frame_buffers"] = painted["frame_buffers"].clone()
+    painted["frame_buffers"][0, :1000] = 0x55
+    with pytest.raises(ValueError, match=r"state frame buffers: 1 row\(s\) \(0\) do not match"):
+        pong.restore_state(painted)
     with pytest.raises(ValueError):
         pong.clone_state([5])
+    with pytest.raises(ValueError, match="duplicates"):
+        pong.clone_state([0, 0])    # a snapshot restore_state could not put back
     after = pong.clone_state()
     assert torch.equal(before["consoles"], after["consoles"])
     assert torch.equal(before["frame_buffers"], after["frame_buffers"])
@@ -141,6 +150,7 @@ def test_reload_equals_a_fresh_emulator():
         emu.act(torch.tensor([1, 3]))
     emu.reload([123, 2**32 - 5])
     fresh_a = cule.Atari("space_invaders", 1, seed=123, repeat_action_probability=0.25, num_threads=1)
+    fresh_a_state = cule.Atari("space_invaders", 1, seed=123, num_threads=1).clone_state()["consoles"][0]
     assert torch.equal(emu.clone_state([0])["consoles"], fresh_a.clone_state()["consoles"])
     for _ in range(20):
         emu.act(torch.tensor([1, 1]))
@@ -152,6 +162,26 @@ def test_reload_equals_a_fresh_emulator():
     assert torch.equal(emu.clone_state([1])["consoles"], before["consoles"])
     with pytest.raises(ValueError):
         emu.reload([-1, 0])
+    with pytest.raises(ValueError, match="duplicates"):
+        emu.reload([3, 4], env_ids=[0, 0])
+    # Seeds pair with env_ids in the order given; an int seed goes to the ids in order.
+    three = cule.Atari("space_invaders", 3, seed=0, num_threads=1)
+    three.reload([123, 5], env_ids=[2, 0])
+    assert three.seeds.tolist() == [5, 1, 123]
+    assert torch.equal(three.clone_state([2])["consoles"][0], fresh_a_state)
+    three.reload(40, env_ids=[2, 1])
+    assert three.seeds.tolist() == [5, 40, 41]
+
+
+def test_snapshots_saved_before_the_frame_buffer_digest_still_restore():
+    # Snapshots saved by earlier builds have no frame_buffer_digest: restored as before.
+    emu = cule.Atari("pong", 2, seed=0, num_threads=1)
+    emu.act(torch.tensor([3, 4]))
+    old = emu.clone_state()
+    del old["frame_buffer_digest"]
+    emu.act(torch.tensor([1, 1]))
+    emu.restore_state(old)
+    assert torch.equal(emu.clone_state()["consoles"], old["consoles"])
 
 
 def test_digest_is_the_documented_checksum():
