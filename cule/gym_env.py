@@ -953,5 +953,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         sticky-action RNG go on from before the restore."""
         # An ALE state has no env ids: a one-console snapshot of any batch goes to this env.
         rows = state.get("consoles") if isinstance(state, dict) else None
-        self.atari.restore_state(state, env_ids=[0] if rows is not None and len(rows) == 1 else None,
-                                 ale_semantics=True)
+        if rows is not None and hasattr(rows, "__len__") and len(rows) != 1:
+            raise InvalidArgument(f"state holds {len(rows)} consoles; this env has one: take the snapshot of a "
+                                  f"batch with clone_state([i]) for console i")
+        with _invalid_argument():
+            self.atari.restore_state(state, env_ids=[0] if rows is not None else None, ale_semantics=True)

@@ -354,6 +354,9 @@ def test_gym_restore_takes_a_one_console_snapshot_of_any_batch():
         batch.act(torch.full((4,), 3))
     env.restore_state(batch.clone_state([3]))
     assert np.array_equal(env.ale.getRAM(), batch.ram[3].numpy())
+    with pytest.raises(ValueError, match="state holds 2 consoles; this env has one"):
+        env.restore_state(batch.clone_state([1, 2]))
+    assert np.array_equal(env.ale.getRAM(), batch.ram[3].numpy())
     s = env.clone_state()
     s["include_rng"] = "no"
     with pytest.raises(ValueError, match="include_rng"):
