@@ -837,8 +837,8 @@ def train(args, ckpt=None):
 
     def log_train():
         """A train row (progress.csv, TensorBoard): the means since the last one."""
-        nonlocal last_log_time, last_log_frames, last_log_updates, postfix
-        last_log_updates = updates
+        nonlocal last_log_time, last_log_frames, logged_at, postfix
+        logged_at = frames   # on every rank (last_log_frames is rank 0's)
         vals = torch.cat([stat_sums, (last_return * has_finished).sum().view(1),
                           has_finished.sum().view(1).float(), episodes.view(1)])
         if world > 1:
@@ -850,7 +850,8 @@ def train(args, ckpt=None):
             now = time.time()
             fps = (frames - last_log_frames) / max(now - last_log_time, 1e-9)
             last_log_time, last_log_frames = now, frames
-            n = max(vals[4], 1.0)
+            # (no update since the last row: the losses are NaN, not zeros)
+            n = vals[4] if vals[4] > 0 else float("nan")
             ret = vals[5] / vals[6] if vals[6] > 0 else float("nan")
             row = {"kind": "train", "frames": frames, "updates": updates,
                    "time_s": round(now - start_time + time_offset, 2),
@@ -871,11 +872,12 @@ def train(args, ckpt=None):
 
     time_offset = ckpt.get("time_s", 0.0) if ckpt else 0.0
     start_time = time.time()
-    last_log_time, last_log_frames, last_log_updates = start_time, frames, updates
+    last_log_time, last_log_frames, logged_at = start_time, frames, frames
     postfix = ""
     try:
-        for _ in range(T - S):  # fill the window
-            env_step()
+        if frames < args.total_frames:   # (a resumed run that reached its total does nothing)
+            for _ in range(T - S):  # fill the window
+                env_step()
         while frames < args.total_frames:
             if args.max_minutes > 0 and time.time() - start_time > 60.0 * args.max_minutes:
                 if is_main:
@@ -915,8 +917,8 @@ def train(args, ckpt=None):
     start_time = time.time()
 
     # --- wrap up ---
-    if updates > last_log_updates:
-        log_train()   # the updates since the last row (a short run has a row at its end too)
+    if frames > logged_at:
+        log_train()   # the frames since the last row (a short run has a row at its end too)
     last_eval_frames = None
     if is_main:
         with open(os.path.join(args.log_dir, "progress.csv"), newline="") as f:

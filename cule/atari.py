@@ -100,7 +100,10 @@ def _row_digests(rows: torch.Tensor) -> torch.Tensor:
 
 def _check_digests(rows: torch.Tensor, digests, what: str, error=ValueError) -> None:
     """Raises ``error`` unless ``digests`` (one int64 per row) equals ``_row_digests(rows)``."""
-    d = digests if isinstance(digests, torch.Tensor) else torch.as_tensor(np.asarray(digests))
+    try:
+        d = digests if isinstance(digests, torch.Tensor) else torch.as_tensor(np.asarray(digests))
+    except (TypeError, ValueError, RuntimeError):
+        raise error(f"{what}: the digest must be int64 of shape ({len(rows)},), got {type(digests).__name__}") from None
     if d.dtype != torch.int64 or tuple(d.shape) != (len(rows),):
         raise error(f"{what}: the digest must be int64 of shape ({len(rows)},), got {d.dtype} {tuple(d.shape)}")
     bad = (_row_digests(rows) != d.to(rows.device)).nonzero().flatten().cpu()
@@ -489,12 +492,17 @@ class Atari:
         if len(np.unique(ids)) != len(ids):
             raise ValueError("env_ids has duplicates")
         k = int(ids.size)
+        if isinstance(seeds, (torch.Tensor, np.ndarray)) and seeds.ndim == 0 and not (
+                seeds.dtype in (torch.bool, np.bool_)):
+            seeds = seeds.item()   # a 0-d integer array or tensor is an int
         if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
             ids = np.sort(ids)
             s = np.arange(int(seeds), int(seeds) + k, dtype=np.int64)
         else:
             s = np.asarray(seeds.detach().cpu().numpy() if isinstance(seeds, torch.Tensor) else seeds)
-            if s.shape != (k,) or not np.issubdtype(s.dtype, np.integer):
+            if s.size == 0 and s.dtype == np.float64:
+                s = s.astype(np.int64)   # an empty list: no seeds
+            if s.shape != (k,) or not np.issubdtype(s.dtype, np.integer) or s.dtype == np.bool_:
                 raise ValueError(f"seeds must be an int or {k} integers, got shape {s.shape} dtype {s.dtype}")
             s = s.astype(np.int64)
         if k == 0:
@@ -639,8 +647,9 @@ class Atari:
         ``format``, ``game``, ``md5``, ``console_state_bytes``, ``frame_buffer_bytes``,
         ``env_ids`` (int64 [k], on the CPU), ``consoles`` (uint8 [k, console_state_bytes]),
         ``frame_buffers`` (uint8 [k, frame_buffer_bytes]), ``digest`` and
-        ``frame_buffer_digest`` (int64 [k], a checksum of each row of ``consoles`` and of
-        ``frame_buffers``, which ``restore_state`` checks),
+        ``frame_buffer_digest`` (int64 [k], a checksum of each row of ``consoles``, and
+        one of each row of ``frame_buffers`` xor its console's, which ``restore_state``
+        checks),
         ``include_rng`` (bool), ``sound`` (whether the batch tracks the TIA's audio: its
         sound registers and generators are in ``consoles``, its ``audio`` samples are
         not, as ALE's ``cloneState`` leaves out ``getAudio``'s buffer); ``consoles``,
@@ -677,7 +686,8 @@ class Atari:
             "consoles": c,
             "frame_buffers": f,
             "digest": _row_digests(c),
-            "frame_buffer_digest": _row_digests(f),
+            # Tied to the row's console, so frame buffers of another snapshot are refused.
+            "frame_buffer_digest": _row_digests(f) ^ _row_digests(c),
             "include_rng": bool(include_rng),
             "sound": self.sound,
         }
@@ -750,7 +760,10 @@ class Atari:
             raise ValueError("state arrays are malformed")
         _check_digests(c, state["digest"], "state consoles")
         if "frame_buffer_digest" in state:
-            _check_digests(f, state["frame_buffer_digest"], "state frame buffers")
+            fd = state["frame_buffer_digest"]
+            if isinstance(fd, torch.Tensor) and fd.dtype == torch.int64 and tuple(fd.shape) == (len(c),):
+                fd = fd.to(c.device) ^ _row_digests(c)   # untied from the (checked) consoles
+            _check_digests(f, fd, "state frame buffers")
         ids = _as_index_array(state["env_ids"] if env_ids is None else env_ids, "env_ids", self.num_envs)
         if len(ids) != len(c):
             raise ValueError(f"state holds {len(c)} consoles but {len(ids)} env ids were given")

@@ -24,7 +24,7 @@ from gymnasium.utils import seeding
 
 from . import _core, _vector
 from .ale_settings import AleSettings
-from .atari import Atari
+from .atari import Atari, _real_number
 from .human_render import HumanDisplay
 from ._rom_table import ROMS
 from .roms import PADDLE_MAX, PADDLE_MIN, _PADDLE_MAX_OVERRIDE, identify, load_rom
@@ -53,11 +53,12 @@ def _invalid_argument():
 def _ale_index(value, name: str, what: str, valid) -> int:
     """An index argument as ale-py's bindings take it: ALETypeError where pybind11
     refuses it (not an int, or negative: ALE's parameter is unsigned), ALERuntimeError
-    where ALE does (``valid(v)`` false)."""
-    if isinstance(value, (bool, np.bool_)):
+    where ALE does (``valid(v)`` false).  A Python bool is an int (NumPy's is not, as
+    for pybind11); the parameter is a C unsigned int."""
+    if isinstance(value, bool):
         value = int(value)
-    if not _is_int(value) or int(value) < 0:
-        raise ALETypeError(f"{name} must be a non-negative integer, got {value!r} ({type(value).__name__})")
+    if not _is_int(value) or not 0 <= int(value) <= 2**32 - 1:
+        raise ALETypeError(f"{name} must be an integer in [0, 2**32 - 1], got {value!r} ({type(value).__name__})")
     if not valid(int(value)):
         raise ALERuntimeError(f"{what} (got {int(value)})")
     return int(value)
@@ -120,13 +121,15 @@ class ConsoleView:
                 negative or non-integer action.  A bool is an int, as in ale-py.
         """
         a = getattr(action, "value", action)
-        if isinstance(a, (bool, np.bool_)):
+        if isinstance(a, bool):
             a = int(a)
-        if not _is_int(a) or int(a) < 0:
+        if not _is_int(a) or not 0 <= int(a) <= 2**32 - 1:   # ale-py takes a C unsigned int
             raise ALETypeError(f"action must be an ALE action id 0..17, got {action!r}")
         a = int(a)
         if a >= len(ACTION_NAMES):
             raise InvalidArgument(f"action must be an ALE action id 0..17, got {action!r}")
+        if not isinstance(paddle_strength, bool) and _real_number(paddle_strength) is None:
+            raise ALETypeError(f"paddle_strength must be a number, got {paddle_strength!r}")
         strength = float(paddle_strength)
         if not -1.0 <= strength <= 1.0:
             raise InvalidArgument(f"paddle_strength must be in [-1, 1], got {paddle_strength!r}")
@@ -135,14 +138,19 @@ class ConsoleView:
     # ---- state ----
 
     def cloneState(self, include_rng: bool = False) -> dict:  # noqa: N802
-        """The console's state (ALE ``cloneState``); see ``AtariEnv.clone_state``."""
+        """The console's state (ALE ``cloneState``); see ``AtariEnv.clone_state``.
+        ``ALETypeError`` (also a TypeError, as ale-py) for an ``include_rng`` that is not
+        a bool."""
+        if not isinstance(include_rng, bool):
+            raise ALETypeError(f"cloneState(): include_rng must be a bool, got {include_rng!r}")
         return self._env.clone_state(include_rng=include_rng)
 
     def restoreState(self, state: dict) -> None:  # noqa: N802
         """Restores a ``cloneState`` state as ALE does; see ``AtariEnv.restore_state``.
         ``ALETypeError`` (also a TypeError, as ale-py) for anything but a state dict."""
-        if not isinstance(state, dict):
-            raise ALETypeError(f"restoreState(): state must be a state from cloneState, got {type(state).__name__}")
+        if not isinstance(state, dict) or "format" not in state:
+            raise ALETypeError(f"restoreState(): state must be a state from cloneState, got {type(state).__name__}"
+                               + (" without the keys of one" if isinstance(state, dict) else ""))
         self._env.restore_state(state)
 
     def cloneSystemState(self) -> dict:  # noqa: N802
@@ -171,7 +179,7 @@ class ConsoleView:
         """
         index = _ale_index(index, "setRAM index", "setRAM index out of bounds: RAM indices are 0..127",
                            lambda i: i < 128)
-        if isinstance(value, (bool, np.bool_)):
+        if isinstance(value, bool):
             value = int(value)
         if not _is_int(value) or not 0 <= int(value) <= 255:
             raise ALETypeError(f"setRAM value must be an integer in 0..255, got {value!r}")
@@ -525,7 +533,7 @@ def _fill(src: torch.Tensor, out):
         raise (ALERuntimeError if shape_only else ALETypeError)(
             f"buffer must be a uint8 NumPy array of shape {src.shape}, got {got}")
     if not out.flags.writeable:
-        raise InvalidArgument("buffer is read-only")
+        raise ALETypeError("buffer is read-only")
     out[...] = src
     return None
 

@@ -53,7 +53,7 @@ def list_games() -> list:
 
 # A game id: "pong", "Pong", "SpaceInvaders", optionally as a Gymnasium id ("Pong-v5",
 # "PongNoFrameskip-v4", "ALE/Pong-v5", "cule/Pong-v5", "ALE/Pong"); group 1 is the name.
-_GAME_ID = re.compile(r"(?:(?:ALE|cule)/)?([A-Za-z]\w*?)(?:NoFrameskip)?(?:-v\d+)?")
+_GAME_ID = re.compile(r"(?:(?i:ALE|cule)/)?([A-Za-z]\w*?)(?:NoFrameskip)?(?:-v\d+)?")
 
 
 _LOOSE_IDS = {g.replace("_", "").lower(): g for g in ROMS}
@@ -75,7 +75,7 @@ def _is_path(game: str) -> bool:
         return False
     if os.path.isfile(game):
         return True
-    if _GAME_ID.fullmatch(game.strip()) or re.match(r"\s*(ALE|cule)/", game):
+    if _GAME_ID.fullmatch(game.strip()) or re.match(r"\s*(?i:ALE|cule)/", game):
         return False
     return os.sep in game or game.endswith((".bin", ".a26", ".rom"))
 

@@ -294,6 +294,18 @@ def test_smoke_run_and_resume(tmp_path):
          cwd=str(tmp_path))
     evals = [float(r["frames"]) for r in _rows(log_dir)[len(rows3):] if r["kind"] == "eval"]
     assert len(evals) >= 2 and int(evals[0]) // 600 > ckpt3["frames"] // 600
+    # resuming a run that reached its total emulates nothing and writes nothing
+    rows4 = _rows(log_dir)
+    _run([sys.executable, SCRIPT, "--resume", log_dir], cwd=str(tmp_path))
+    assert _rows(log_dir) == rows4
+    assert torch.load(os.path.join(log_dir, "checkpoint.pt"), weights_only=False)["frames"] == int(
+        float(rows4[-1]["frames"]))
+    # a run too short for an update still ends with a train row (its losses NaN)
+    short = str(tmp_path / "short")
+    _run([sys.executable, SCRIPT, *TINY, "--total-frames", "16", "--eval-interval", "0", "--log-dir", short],
+         cwd=str(tmp_path))
+    last = _rows(short)[-1]
+    assert last["kind"] == "train" and last["updates"] == "0" and last["policy_loss"] == "nan"
     print(f"first run {t1:.1f}s, resumed runs {t2:.1f}s, {t3:.1f}s")
 
 

@@ -103,6 +103,8 @@ def test_bad_calls_raise_ale_pys_exception_classes():
         x.setInt("random_seed", 7)
         x.loadROM(_rom("breakout"))
         x.act(1)
+    read_only = np.zeros(128, np.uint8)
+    read_only.flags.writeable = False
     calls = [("act", (-1,)), ("act", (1.0,)), ("act", ("1",)), ("setRAM", (200, 1)), ("setRAM", (128, 1)),
              ("setRAM", (-1, 1)), ("setRAM", (0, 300)), ("setRAM", (0, -1)), ("setRAM", (1.5, 1)),
              ("setMode", (3,)), ("setMode", (-1,)), ("setDifficulty", (2,)), ("setDifficulty", (-2,)),
@@ -111,7 +113,9 @@ def test_bad_calls_raise_ale_pys_exception_classes():
              ("getRAM", (np.zeros(3, np.uint8),)), ("getRAM", (np.zeros(128, np.float32),)),
              ("getScreenRGB", (np.zeros((2, 2), np.uint8),)), ("getScreenRGB", (np.zeros((210, 160, 3), np.int16),)),
              ("getScreen", (np.zeros((210, 160, 1), np.uint8),)), ("getScreenGrayscale", (np.zeros(5, np.uint8),)),
-             ("isSupportedROM", ("/no/such/rom.bin",))]
+             ("isSupportedROM", ("/no/such/rom.bin",)), ("getRAM", (read_only,)), ("restoreState", ({},)),
+             ("act", (2**32,)), ("act", (1, "x")), ("act", (np.bool_(True),)), ("setMode", (2**40,)),
+             ("setRAM", (np.bool_(True), 4)), ("cloneState", ("x",)), ("cloneState", (2,))]
     ram = ours.getRAM().copy()
     for method, args in calls:
         with pytest.raises(Exception) as want:

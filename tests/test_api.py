@@ -198,6 +198,7 @@ def test_game_names_do_not_depend_on_the_working_directory(tmp_path, monkeypatch
     ale = cule.ALEInterface()
     with pytest.raises(ValueError, match="size"):
         ale.loadROM("breakout")                    # loadROM takes a path, as ale-py's
+    assert cule.Atari("ale/breakout-v5", 1).game == "breakout"   # the namespace in any case too
     for bad in ("ALE/", "cule/Nothing-v5", "nothing"):
         with pytest.raises(ValueError, match="unknown game"):
             cule.Atari(bad, 1)

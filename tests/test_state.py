@@ -133,6 +133,19 @@ def test_restore_rejects_foreign_or_malformed_states(backend):
     painted["frame_buffers"][0, :1000] = 0x55
     with pytest.raises(ValueError, match=r"state frame buffers: 1 row\(s\) \(0\) do not match"):
         pong.restore_state(painted)
+    # Frame buffers of another snapshot, with their own digest: refused (the digest is
+    # tied to the console); a digest that is not an array is a ValueError too.
+    later = cule.Atari("pong", 2, seed=0, **kw)
+    later.act(torch.tensor([3, 4]))
+    later.act(torch.tensor([1, 1]))
+    other_state = later.clone_state()
+    mixed = dict(pong.clone_state(), frame_buffers=other_state["frame_buffers"],
+                 frame_buffer_digest=other_state["frame_buffer_digest"])
+    with pytest.raises(ValueError, match="state frame buffers"):
+        pong.restore_state(mixed)
+    for bad in (None, "x"):
+        with pytest.raises(ValueError, match="digest must be int64"):
+            pong.restore_state(dict(before, digest=bad))
     with pytest.raises(ValueError):
         pong.clone_state([5])
     with pytest.raises(ValueError, match="duplicates"):
@@ -171,6 +184,10 @@ def test_reload_equals_a_fresh_emulator():
     assert torch.equal(three.clone_state([2])["consoles"][0], fresh_a_state)
     three.reload(40, env_ids=[2, 1])
     assert three.seeds.tolist() == [5, 40, 41]
+    three.reload(torch.tensor(8), env_ids=[0])       # a 0-d integer tensor / array is an int
+    three.reload(np.array(9), env_ids=[1])
+    three.reload([], env_ids=[])
+    assert three.seeds.tolist() == [8, 9, 41]
 
 
 def test_snapshots_saved_before_the_frame_buffer_digest_still_restore():
