@@ -186,7 +186,9 @@ def test_a_snapshot_with_a_bad_buffer_index_resets_in_full(monkeypatch):
         consoles = s["consoles"].clone()
         assert int(consoles[1, _core.console_cur_buf_offset]) in (0, 1)
         consoles[1, _core.console_cur_buf_offset] = 7
-        e.restore_state(dict(s, consoles=consoles, digest=cule.atari._row_digests(consoles)))
+        digest = cule.atari._row_digests(consoles)   # a hand-made snapshot: its digests remade
+        e.restore_state(dict(s, consoles=consoles, digest=digest,
+                             frame_buffer_digest=cule.atari._row_digests(s["frame_buffers"]) ^ digest))
         e.reset([1])
         results.append((e.clone_state(), memo_stats(e._batch)))
     (a, stats_on), (b, _) = results
