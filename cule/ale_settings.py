@@ -27,6 +27,7 @@ import re
 import numpy as np
 
 from .atari import _cpp_ostream_float
+from .vector_env import ALERuntimeError
 
 _INT32_MIN, _INT32_MAX = -2**31, 2**31 - 1
 
@@ -54,8 +55,9 @@ _ATOF_HEX = re.compile(r"[ \t\n\v\f\r]*([+-]?)0[xX]((?:[0-9a-fA-F]+\.?[0-9a-fA-F
 _ATOF_SPECIAL = re.compile(r"[ \t\n\v\f\r]*([+-]?)(infinity|inf|nan)", re.IGNORECASE)
 
 
-class UnknownSetting(ValueError):
-    """A setter named a key ALE does not have for that value type."""
+class UnknownSetting(ALERuntimeError):
+    """A setter named a key ALE does not have for that value type (ale-py: RuntimeError;
+    also a ValueError)."""
 
 
 def _atoi(s: str) -> int:

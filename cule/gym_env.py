@@ -9,7 +9,6 @@ Registered as ``cule/<Game>-v5`` (see ``cule.registration``); ``gym.make`` gives
 """
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import pathlib
@@ -28,26 +27,12 @@ from .atari import Atari, _real_number
 from .human_render import HumanDisplay
 from ._rom_table import ROMS
 from .roms import PADDLE_MAX, PADDLE_MIN, _PADDLE_MAX_OVERRIDE, identify, load_rom
-from .ale_settings import UnknownSetting
-from .vector_env import _DIRECTION_ACTIONS, CONTINUOUS_ACTION_TABLE, ALERuntimeError, ALETypeError, InvalidArgument, _is_int
+from .vector_env import (_DIRECTION_ACTIONS, CONTINUOUS_ACTION_TABLE, ALERuntimeError, ALETypeError, InvalidArgument,
+                         _invalid_argument, _is_int)
 
 ACTION_NAMES = ["NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
                 "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE", "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE",
                 "DOWNLEFTFIRE"]
-
-
-@contextlib.contextmanager
-def _invalid_argument():
-    """cule.Atari's ValueErrors as Gymnasium's InvalidArgument (also a ValueError); a
-    settings key ALE does not have as ALERuntimeError (ale-py: RuntimeError)."""
-    try:
-        yield
-    except UnknownSetting as e:
-        raise ALERuntimeError(str(e)) from None
-    except InvalidArgument:
-        raise
-    except ValueError as e:
-        raise InvalidArgument(str(e)) from None
 
 
 def _ale_index(value, name: str, what: str, valid) -> int:

@@ -43,6 +43,7 @@ Where cule differs from ale-py (facts: ale-py 0.12.1 sources named above):
 from __future__ import annotations
 
 import collections
+import contextlib
 import copy
 import os
 from typing import Any, Optional, Union
@@ -79,6 +80,18 @@ class ALETypeError(InvalidArgument, TypeError):
     or non-integer action id, mode, difficulty or RAM index, a RAM value outside 0..255,
     a state that is not one, a buffer of the wrong type or shape): both an
     ``InvalidArgument`` (so a ``ValueError``) and a ``TypeError``."""
+
+
+@contextlib.contextmanager
+def _invalid_argument():
+    """cule.Atari's ValueErrors as InvalidArgument (also a ValueError); an InvalidArgument,
+    or one of its subclasses, goes through as it is."""
+    try:
+        yield
+    except InvalidArgument:
+        raise
+    except ValueError as e:
+        raise InvalidArgument(str(e)) from None
 
 
 def _is_int_seed(x) -> bool:
@@ -344,13 +357,9 @@ class AtariVectorEnv(VectorEnv):
         # ALE frame_skip 1 and no ALE truncation: the preprocessing counts frames itself.
         where = (dict(device=self.device, _emulate_cuda=_emulate_cuda) if on_cuda
                  else dict(device="cpu", num_threads=num_threads))
-        try:
+        with _invalid_argument():   # an unknown game, a batch too large for the memory ...
             self.atari = Atari(game, num_envs, frameskip=1, repeat_action_probability=p,
                                full_action_space=full_action_space or continuous, **where)
-        except InvalidArgument:
-            raise
-        except ValueError as e:   # an unknown game, a batch too large for the memory ...
-            raise InvalidArgument(str(e)) from None
         if on_cuda:
             self.device = self.atari.device   # "cuda" becomes "cuda:N"
         self._on_cuda = on_cuda
@@ -798,10 +807,8 @@ class AtariVectorEnv(VectorEnv):
         if set(vec) != set(shapes) or any(tuple(vec[k].shape) != shapes[k] for k in shapes):
             raise InvalidArgument("state was taken from a vector env with other settings")
         _check_digests(vec["slots"], state["slots_digest"], "state slots", InvalidArgument)
-        try:
+        with _invalid_argument():
             self.atari.restore_state(state["atari"])
-        except ValueError as e:
-            raise InvalidArgument(str(e)) from None
         if self._on_cuda:
             keep = []
             for part in shapes:

@@ -66,7 +66,7 @@ def test_settings_table_matches_ale_interface():
             except (RuntimeError, TypeError, ValueError) as e:
                 errors.append(type(e))
         # ale-py: RuntimeError for a key of another type, TypeError for a value of another
-        # type; cule: ValueError and TypeError.
+        # type; cule: UnknownSetting (a RuntimeError and a ValueError) and TypeError.
         assert errors[1] == {None: None, RuntimeError: cule.ale_settings.UnknownSetting,
                              TypeError: TypeError}[errors[0]], (op, key, value, errors)
         for k in KEYS:
