@@ -114,8 +114,19 @@ CULE_HD void ale_frame(Machine& m) {
   game_step(m.c, m.g.game_id);
 }
 
-// StellaEnvironment::emulate(a, NOOP, n).
-CULE_HD void ale_emulate(Machine& m, uint8_t a, int n) {
+// StellaEnvironment::processRAM(), which ends every emulate() (so every act frame),
+// pressSelect() and restoreState(): it copies the RAM through System::peek, which
+// leaves each byte read on the data bus (ALE 0.12.1 System.hxx), the last being RAM
+// byte 0x7F.  Only the next frame's first access can see it, and only when that is a
+// TIA read (the TIA returns the bus in bits 0-5): a CPU running code from TIA
+// addresses, as a crashed program does.  (Between the frames of a multi-frame emulate,
+// the 60 NOOP frames and the soft resets of reset_game, ALE's bus holds the
+// RomSettings step's last RAM read instead; that is not modelled: those frames start
+// from the reset vector's code.)
+CULE_HD void ale_process_ram(Console& c) { c.data_bus = c.riot.ram[0x7F]; }
+
+// The frames of StellaEnvironment::emulate(a, NOOP, n), without its processRAM.
+CULE_HD void ale_emulate_frames(Machine& m, uint8_t a, int n) {
   if (m.g.use_paddles) {
     for (int i = 0; i < n; ++i) {
       ale_apply_paddles(m.c, m.g, a);
@@ -125,6 +136,12 @@ CULE_HD void ale_emulate(Machine& m, uint8_t a, int n) {
     ale_apply_joystick(m.c, a);
     for (int i = 0; i < n; ++i) ale_frame(m);
   }
+}
+
+// StellaEnvironment::emulate(a, NOOP, n).
+CULE_HD void ale_emulate(Machine& m, uint8_t a, int n) {
+  ale_emulate_frames(m, a, n);
+  ale_process_ram(m.c);
 }
 
 CULE_HD void ale_soft_reset(Machine& m) {
@@ -137,6 +154,7 @@ CULE_BIG void ale_press_select(Machine& m, int n) {
   ale_reset_keys(m.c);
   m.c.in.console |= 0x02;
   for (int i = 0; i < n; ++i) run_frame(m);
+  ale_process_ram(m.c);
   ale_emulate(m, A_NOOP, 1);
   m.c.frame_number++;
   m.c.episode_frame_number++;
@@ -251,6 +269,7 @@ CULE_HD int32_t ale_act_frame(Machine& m, float sticky) {
   Console& c = m.c;
   ale_apply_action(m, sticky);
   ale_frame(m);
+  ale_process_ram(c);   // oneStepAct's emulate(..., 1)
   c.frame_number++;
   c.episode_frame_number++;
   return c.game.reward;
@@ -323,7 +342,12 @@ CULE_HD int32_t ale_act_observed(Machine& m, uint8_t action, const EnvParams& p,
 struct ModeEnv {
   Machine& m;
   const EnvParams& p;
-  CULE_HD int ram(int offset) const { return ram_at(m.c, offset); }
+  // readRam goes through System::peek: the byte read is left on the data bus.
+  CULE_HD int ram(int offset) const {
+    const int v = ram_at(m.c, offset);
+    m.c.data_bus = (uint8_t)v;
+    return v;
+  }
   CULE_HD void press_select(int frames = 1) { ale_press_select(m, frames); }
   CULE_HD void soft_reset() { ale_soft_reset(m); }
   CULE_HD int32_t act(uint8_t a) { return ale_act(m, a, p); }
@@ -363,7 +387,7 @@ CULE_HD void ale_set(Console& c, int32_t what, int32_t index, int32_t value) {
 // save()/load() methods of ALE 0.12.1's src/ale/emucore and games/supported):
 //   * the sticky action (StellaEnvironment's m_player_a_action) and the events (Event:
 //     joystick, console switches, paddle resistances) with Switches' latched SWCHB;
-//   * the data bus (System) and M6502's last-access-was-read flag;
+//   * M6502's last-access-was-read flag;
 //   * the sound registers and tone generators (tia_sound.hpp);
 //   * the TIA's frame buffers with which is current, the frame pointer, its
 //     partial-frame and frame-greyed flags, and its object masks (pointers Stella
@@ -387,8 +411,9 @@ CULE_HD void ale_restore_state(Console& dst, const Console& snap, const GameConf
   dst.action_a = was.action_a;
   dst.in = was.in;
   dst.riot.swchb = was.riot.swchb;
-  dst.data_bus = was.data_bus;
   dst.last_access_read = was.last_access_read;
+  // The data bus is not restored either, but restoreState ends with processRAM.
+  ale_process_ram(dst);
   dst.snd = was.snd;   // ALE's sound device saves nothing it uses (tia_sound.hpp)
   if (!include_rng) dst.env_rng = was.env_rng;
   TiaState& t = dst.tia;
@@ -694,7 +719,8 @@ CULE_BIG void ale_reset_game(Machine& m, const EnvParams& params) {
   m.memo_slot = -1;
   ale_reset_paddles(c, m.g);
   system_reset(m, m.g.pal != 0, m.g.screen_height);
-  ale_emulate(m, A_NOOP, kResetMemoCheckpoint);
+  // (reset() emulates the 60 frames in one call: no processRAM at the checkpoint.)
+  ale_emulate_frames(m, A_NOOP, kResetMemoCheckpoint);
   ResetMemoSlot* recording = nullptr;
   if (m.memo) {
     if (memo_use(m, p)) return;

@@ -343,13 +343,13 @@ CULE_FI void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
   const int hpos = (int)(rel % kClocksPerLine);
   const bool last_line = rel >= (uint32_t)(t.max_scanlines + 1) * kClocksPerLine;
   if (last_line || tia_catch_up_needed(t, hpos)) {
-    tia_update_frame(c, m.fb(), clock + tia_write_delay(addr, hpos));
+    tia_update_frame(c, m.fb(), tia_catch_up_to(t, clock + tia_write_delay(addr, hpos)));
     if (last_line) {
       c.stop = 1;
       t.partial_frame = 0;
     }
   } else if ((kTiaNoCatchUp >> addr) & 1u) {
-    t.clk_pending = clock;
+    if (clock > t.clk_pending) t.clk_pending = clock;   // (these registers have no delay)
   } else if (tia_write_unchanged(t, addr, value)) {
     // The write changes no state at all (games rewrite the same graphics, colours and
     // playfield line after line): nothing to catch up or to do.
@@ -357,7 +357,7 @@ CULE_FI void tia_poke(Machine& m, uint16_t addr, uint8_t value) {
     if (upto > t.clk_pending) t.clk_pending = upto;
     return;
   } else {
-    tia_update_frame(c, m.fb(), clock + tia_write_delay(addr, hpos));
+    tia_update_frame(c, m.fb(), tia_catch_up_to(t, clock + tia_write_delay(addr, hpos)));
   }
   switch (addr) {
     case 0x00:  // VSYNC

@@ -635,6 +635,14 @@ CULE_FI bool tia_catch_up_needed(const TiaState& t, int hpos) {
   return t.hmove_blank && (hpos < kHBlank + 16 || hpos >= kClocksPerLine - 8);
 }
 
+// The clock a catch-up for an access draws to, given the access's own (its clock plus
+// its write delay): Stella draws up to each access's and never back, so an earlier
+// access whose catch-up was left for later (clk_pending) may have drawn further.  That
+// happens only within one instruction, whose accesses share a clock (M6502Low counts
+// an instruction's cycles before its accesses): the pushes of JSR or BRK with the stack
+// in TIA space, where a first write's delay exceeds the next's.
+CULE_FI int tia_catch_up_to(const TiaState& t, int upto) { return upto > t.clk_pending ? upto : t.clk_pending; }
+
 // ---- register reads (Stella TIA::peek) ----
 
 CULE_HD uint8_t tia_read_pot(Console& c, const GameConfig& g, int port, Pin pin, uint8_t noise) {
@@ -653,8 +661,8 @@ CULE_BIG uint8_t tia_peek(Console& c, const GameConfig& g, uint8_t* fb, uint16_t
   // start with an HMOVE blank pending, always catch up: see tia_catch_up_needed).
   const int clock = (int)(c.cycles * 3);
   if (!(addr & 0x08) || tia_catch_up_needed(c.tia, (clock - c.tia.clk_frame_start) % kClocksPerLine))
-    tia_update_frame(c, fb, clock);
-  else
+    tia_update_frame(c, fb, tia_catch_up_to(c.tia, clock));
+  else if (clock > c.tia.clk_pending)
     c.tia.clk_pending = clock;
   const uint16_t col = c.tia.collision;
   const uint8_t noise = c.data_bus & 0x3F;
