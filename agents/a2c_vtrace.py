@@ -436,15 +436,17 @@ class Rollout:
 def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     """The CLI.  With ``suppress_defaults`` only explicitly given flags are parsed
     (used to let a checkpoint's settings fill the rest on ``--resume``)."""
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
 
     def add(*names, default=None, **kw):
         p.add_argument(*names, default=argparse.SUPPRESS if suppress_defaults else default, **kw)
 
     add("--game", default="pong", help="ALE ROM id, e.g. pong, breakout, space_invaders")
-    add("--env-backend", default="auto", choices=["auto", "cule", "ale"])
+    add("--env-backend", default="auto", choices=["auto", "cule", "ale"],
+        help="the training envs: cule's AtariVectorEnv, ale_py's, or cule if installed")
     add("--device", default=None, help="default: cuda if available, else cpu")
-    add("--seed", default=1, type=int)
+    add("--seed", default=1, type=int, help="seeds torch, the envs and the evaluations")
     add("--max-minutes", default=0.0, type=float,
         help="stop training after this many minutes of wall-clock (0: no limit); logs, "
              "checkpoint and learning curve are still written, and the final evaluation "
@@ -457,16 +459,16 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     add("--num-minibatches", default=None, type=int, help="M: env groups (CUDA 20, CPU 4)")
     add("--steps-per-update", default=None, type=int,
         help="S: env steps between successive minibatch updates (default T // M)")
-    add("--gamma", default=0.99, type=float)
-    add("--rho-bar", default=1.0, type=float)
-    add("--c-bar", default=1.0, type=float)
-    add("--optimizer", default="rmsprop", choices=["rmsprop", "adam"])
-    add("--lr", default=6.5e-4, type=float)
+    add("--gamma", default=0.99, type=float, help="discount per agent step")
+    add("--rho-bar", default=1.0, type=float, help="V-trace clip of the importance weights (rho)")
+    add("--c-bar", default=1.0, type=float, help="V-trace clip of the trace cutting weights (c)")
+    add("--optimizer", default="rmsprop", choices=["rmsprop", "adam"], help="optimizer")
+    add("--lr", default=6.5e-4, type=float, help="learning rate")
     add("--alpha", default=0.99, type=float, help="RMSprop smoothing constant")
     add("--eps", default=1e-5, type=float, help="optimizer epsilon")
-    add("--entropy-coef", default=0.01, type=float)
-    add("--value-coef", default=0.5, type=float)
-    add("--max-grad-norm", default=0.5, type=float)
+    add("--entropy-coef", default=0.01, type=float, help="weight of the entropy bonus")
+    add("--value-coef", default=0.5, type=float, help="weight of the value loss")
+    add("--max-grad-norm", default=0.5, type=float, help="gradient norm clip")
     add("--sticky-actions", default=0.25, type=float,
         help="repeat_action_probability of the training envs")
     add("--amp", default=False, action="store_true",
@@ -476,7 +478,8 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     add("--torch-threads", default=0, type=int,
         help="torch CPU threads (0: torch default, one per core); on a CPU shared with the "
              "env's threads or other jobs, 1 can be several times faster")
-    add("--env-threads", default=0, type=int, help="ale_py worker threads (0: auto)")
+    add("--env-threads", default=0, type=int,
+        help="the training envs' worker threads, cule's CPU backend or ale_py's (0: auto)")
     add("--log-dir", default=None, help="default runs/<game>-<timestamp>")
     add("--log-interval", default=50_000, type=int, help="frames between log rows")
     add("--eval-interval", default=1_000_000, type=int,
@@ -548,6 +551,18 @@ def check_args(args) -> None:
                       ("eval_max_frames", 1), ("max_minutes", 0), ("torch_threads", 0), ("env_threads", 0)):
         if getattr(args, flag) < low:
             raise SystemExit(f"--{flag.replace('_', '-')} must be >= {low}, got {getattr(args, flag)}")
+    # The learning hyperparameters: finite, and in the range where each means what it
+    # says (a discount in [0, 1], positive V-trace clips, rates and norms).
+    for flag, low, high, open_low in (("gamma", 0.0, 1.0, False), ("rho_bar", 0.0, None, True),
+                                      ("c_bar", 0.0, None, True), ("lr", 0.0, None, True),
+                                      ("alpha", 0.0, 1.0, False), ("eps", 0.0, None, True),
+                                      ("entropy_coef", 0.0, None, False), ("value_coef", 0.0, None, False),
+                                      ("max_grad_norm", 0.0, None, True), ("sticky_actions", 0.0, 1.0, False)):
+        v = getattr(args, flag)
+        ok = math.isfinite(v) and (v > low if open_low else v >= low) and (high is None or v <= high)
+        if not ok:
+            where = (f"in [{low}, {high}]" if high is not None else (f"> {low}" if open_low else f">= {low}"))
+            raise SystemExit(f"--{flag.replace('_', '-')} must be finite and {where}, got {v}")
     # A new run never writes into an earlier one's directory (its checkpoint would be
     # replaced and its progress.csv mixed with this run's rows).  Rank 0 only: under
     # torchrun it makes the directory, possibly before another rank gets here.

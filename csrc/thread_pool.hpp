@@ -1,7 +1,14 @@
 // cule: a small persistent thread pool for the CPU backend (host code only; never on
 // the emulation step path).  parallel_for splits [0, n) into one contiguous chunk per
 // worker; the caller's thread takes a chunk too.
+//
+// A process forked from the one that made the pool (multiprocessing's "fork" start
+// method, a DataLoader worker ...) has none of its worker threads, and its mutex may
+// have been copied locked: there parallel_for runs every chunk on the calling thread
+// and the destructor leaves the workers alone.  Results do not depend on the threads.
 #pragma once
+#include <unistd.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <functional>
@@ -13,10 +20,16 @@ namespace cule {
 
 class ThreadPool {
  public:
-  explicit ThreadPool(int num_threads) : num_threads_(num_threads < 1 ? 1 : num_threads) {
+  explicit ThreadPool(int num_threads) : num_threads_(num_threads < 1 ? 1 : num_threads), owner_(getpid()) {
     for (int i = 1; i < num_threads_; ++i) workers_.emplace_back([this, i] { worker(i); });
   }
   ~ThreadPool() {
+    if (getpid() != owner_) {
+      // A forked child: the threads are not there to join (and joining or detaching
+      // them is undefined); their handles are left behind, never to be destroyed.
+      new std::vector<std::thread>(std::move(workers_));
+      return;
+    }
     {
       std::lock_guard<std::mutex> lock(mutex_);
       quit_ = true;
@@ -31,7 +44,7 @@ class ThreadPool {
   void parallel_for(int n, const std::function<void(int, int)>& fn) {
     if (n <= 0) return;
     int used = num_threads_ < n ? num_threads_ : n;
-    if (used == 1) { fn(0, n); return; }
+    if (used == 1 || getpid() != owner_) { fn(0, n); return; }
     {
       std::lock_guard<std::mutex> lock(mutex_);
       job_ = &fn;
@@ -69,6 +82,7 @@ class ThreadPool {
   }
 
   int num_threads_;
+  pid_t owner_;   // the process whose threads these are
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable cv_, done_cv_;

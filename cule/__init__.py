@@ -7,6 +7,9 @@ from . import _core
 from .atari import Atari
 from .roms import list_games, load_rom
 from .vector_env import AtariVectorEnv
+# The exceptions for bad arguments: InvalidArgument (a ValueError and gymnasium.error.Error)
+# and its subclasses that are also the class ale-py raises in the same place.
+from .vector_env import ALEIndexError, ALERuntimeError, ALETypeError, InvalidArgument
 from .gym_env import AtariEnv
 from .ale_interface import ALEInterface
 from .registration import register_v0_v4_envs as _register_v0_v4_envs
@@ -38,4 +41,5 @@ def build_info() -> dict:
     }
 
 
-__all__ = ["ALEInterface", "Atari", "AtariEnv", "AtariVectorEnv", "build_info", "list_games", "load_rom", "__version__"]
+__all__ = ["ALEIndexError", "ALEInterface", "ALERuntimeError", "ALETypeError", "Atari", "AtariEnv", "AtariVectorEnv",
+           "InvalidArgument", "build_info", "list_games", "load_rom", "__version__"]

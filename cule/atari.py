@@ -255,6 +255,17 @@ class Atari:
             memo then also compares the sound registers, so fewer resets match an
             earlier one's and run in full (see the README).
 
+    Attributes (besides the per-env tensors below):
+        game (str): the ALE id; rom: the ROM's facts (``rom.info``: modes, difficulties,
+            minimal action set, from ALE 0.12.1's RomSettings).
+        action_set: int64 tensor [A] (CPU) of ALE action ids: the game's minimal action
+            set, or ALE's legal set with ``full_action_space``; ``act`` takes ids.
+        screen_shape: (H, W) of every screen, ALE's: 210 x 160 for most games, 250 rows
+            for PAL ROMs, 214 / 230 / 220 for carnival / journey_escape / pooyan.
+        repeat_action_probability (float): the value in use (ALE keeps a 32-bit float).
+        seeds: what the batch was seeded with (the ``seed`` argument as resolved).
+        num_envs, frameskip, max_num_frames_per_episode, mode, difficulty, device: as given.
+
     Raises:
         ValueError: unknown or unsupported game, unreadable or unknown ROM file, or
             an argument out of range.
@@ -881,7 +892,7 @@ class Atari:
 
     @property
     def frame_number(self) -> torch.Tensor:
-        """int32 tensor [num_envs]: frames emulated since the ROM was loaded (ALE ``getFrameNumber``)."""
+        """int32 tensor [num_envs]: frames emulated by acts since the ROM was loaded (ALE ``getFrameNumber``; those of ``reset`` are not counted)."""
         return torch.as_tensor(self._info()[4])
 
     def __repr__(self) -> str:

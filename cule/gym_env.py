@@ -27,8 +27,8 @@ from .atari import Atari, _real_number
 from .human_render import HumanDisplay
 from ._rom_table import ROMS
 from .roms import PADDLE_MAX, PADDLE_MIN, _PADDLE_MAX_OVERRIDE, identify, load_rom
-from .vector_env import (_DIRECTION_ACTIONS, CONTINUOUS_ACTION_TABLE, ALERuntimeError, ALETypeError, InvalidArgument,
-                         _invalid_argument, _is_int)
+from .vector_env import (_DIRECTION_ACTIONS, CONTINUOUS_ACTION_TABLE, ALEIndexError, ALERuntimeError, ALETypeError,
+                         InvalidArgument, _invalid_argument, _is_int)
 
 ACTION_NAMES = ["NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
                 "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE", "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE",
@@ -93,12 +93,15 @@ class ConsoleView:
         return int(self._atari.episode_frame_number[0])
 
     def getFrameNumber(self) -> int:  # noqa: N802
-        """Frames emulated since the ROM was loaded."""
+        """Frames emulated by acts since the ROM was loaded (ALE ``getFrameNumber``: the
+        frames ``reset_game`` emulates are not counted)."""
         return int(self._atari.frame_number[0])
 
     def act(self, action, paddle_strength: float = 1.0) -> int:
-        """One frame with ALE action id ``action`` (0..17, an int or ``ale_py.Action``),
-        sticky actions included; returns the frame's reward (ALE ``act``).
+        """ALE ``act``: ALE's ``frame_skip`` setting's frames (1 unless ``setInt("frame_skip",
+        k)``; the env's own frameskip is applied by ``step``, not here) with ALE action id
+        ``action`` (0..17, an int or ``ale_py.Action``), sticky actions included; returns
+        their summed reward, clamped by ``reward_min`` / ``reward_max`` if set.
 
         Raises:
             ValueError: an action outside 0..17 or a strength outside [-1, 1] (ale-py
@@ -619,9 +622,9 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                                num_threads=1, sound=bool(sound_obs))
         info = self.atari.rom.info
         if mode is not None and (not _is_int(mode) or mode not in info["modes"]):
-            raise InvalidArgument(f"Invalid game mode {mode!r} for {self.atari.game}; available: {info['modes']}")
+            raise ALERuntimeError(f"Invalid game mode {mode!r} for {self.atari.game}; available: {info['modes']}")
         if difficulty is not None and (not _is_int(difficulty) or difficulty not in info["difficulties"]):
-            raise InvalidArgument(f"Invalid difficulty {difficulty!r} for {self.atari.game}; "
+            raise ALERuntimeError(f"Invalid difficulty {difficulty!r} for {self.atari.game}; "
                                   f"available: {info['difficulties']}")
         self._game = self.atari.game
         self._game_mode = mode
@@ -731,7 +734,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         if not _is_int(action):
             raise ALETypeError(f"action must be an integer index into the action space, got {action!r}")
         if not 0 <= int(action) < len(self._action_set):
-            raise InvalidArgument(f"action {int(action)} is outside the action space "
+            raise ALEIndexError(f"action {int(action)} is outside the action space "
                                   f"[0, {len(self._action_set)})")
         return self._step_result(self._act_ale(self._action_set[int(action)], 1.0, self._frameskip_now()))
 

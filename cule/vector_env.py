@@ -75,6 +75,12 @@ class ALERuntimeError(InvalidArgument, RuntimeError):
     ``ValueError``) and a ``RuntimeError``, so code written for either catches it."""
 
 
+class ALEIndexError(InvalidArgument, IndexError):
+    """An action index outside the action space of a single env's ``step``, where ale-py
+    0.12.1's AtariEnv raises ``IndexError`` (it indexes its action list): both an
+    ``InvalidArgument`` (so a ``ValueError``) and an ``IndexError``."""
+
+
 class ALETypeError(InvalidArgument, TypeError):
     """An argument refused where ale-py 0.12.1's bindings raise ``TypeError`` (a negative
     or non-integer action id, mode, difficulty or RAM index, a RAM value outside 0..255,
@@ -114,7 +120,8 @@ def _is_int(x) -> bool:
 
 def _check_int(name: str, value, low: int, high: Optional[int] = None) -> int:
     if not _is_int(value):
-        raise InvalidArgument(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+        # (ale-py's bindings raise TypeError for an argument of another type.)
+        raise ALETypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
     v = int(value)
     if v < low or (high is not None and v > high):
         rng = f">= {low}" if high is None else f"in [{low}, {high}]"
@@ -588,7 +595,7 @@ class AtariVectorEnv(VectorEnv):
         """Validates and queues the actions of the next ``recv()`` (ale-py's API)."""
         self._check_open()
         if not self._has_reset:
-            raise InvalidArgument("step()/send() called before reset()")
+            raise ALERuntimeError("step()/send() called before reset()")
         if self._on_cuda:
             self._pending_actions = self._cuda_actions(actions)
         elif self.continuous:
@@ -610,7 +617,7 @@ class AtariVectorEnv(VectorEnv):
         """Queues mapped continuous actions for the next ``recv()`` (``send`` and ``xla()``)."""
         self._check_open()
         if not self._has_reset:
-            raise InvalidArgument("step()/send() called before reset()")
+            raise ALERuntimeError("step()/send() called before reset()")
         self._pending_actions = self._mapped_pending(ids, strengths)
 
     def xla(self):

@@ -343,3 +343,23 @@ def test_bad_sizes_fail_before_training(flag, tmp_path):
                           env=_env(), capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0
     assert f"{flag} must be >= 1" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--lr", "-1"], "--lr must be finite and > 0.0"),
+    (["--lr", "0"], "--lr must be finite and > 0.0"),
+    (["--sticky-actions", "1.5"], "--sticky-actions must be finite and in [0.0, 1.0]"),
+    (["--entropy-coef", "nan"], "--entropy-coef must be finite"),
+    (["--gamma", "2"], "--gamma must be finite and in [0.0, 1.0]"),
+    (["--rho-bar", "-1"], "--rho-bar must be finite and > 0.0"),
+    (["--c-bar", "inf"], "--c-bar must be finite"),
+    (["--max-grad-norm", "0"], "--max-grad-norm must be finite and > 0.0"),
+])
+def test_bad_hyperparameters_are_refused_before_anything_runs(flags, message, tmp_path):
+    with pytest.raises(SystemExit) as e:
+        agent.parse_args(["--device", "cpu", "--log-dir", str(tmp_path / "run"), *flags])
+    assert message in str(e.value)
+    assert not (tmp_path / "run").exists()
+    # The defaults themselves pass, and --help shows them.
+    agent.parse_args(["--device", "cpu", "--log-dir", str(tmp_path / "ok")])
+    assert "(default: 0.99)" in agent.build_parser().format_help()

@@ -1,6 +1,8 @@
 """The public Python API: shapes, dtypes, defaults, and clear errors for bad input
 that leave every console untouched."""
+import hashlib
 import os
+import time
 
 import numpy as np
 import pytest
@@ -282,3 +284,39 @@ def test_more_bad_inputs_get_clear_errors():
     with pytest.raises(ValueError, match="missing frame_buffers"):
         e.restore_state(state)
     assert torch.equal(before, e.ram)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_batch_inherited_by_a_forked_process_still_steps():
+    # A forked child has none of the parent's worker threads: its batches step on the
+    # calling thread instead of waiting for them forever, with the same results.
+    emu = cule.Atari("pong", 4, seed=5, frameskip=4, num_threads=2)
+    venv = cule.AtariVectorEnv("breakout", 4, num_threads=2)
+    venv.reset(seed=3)
+    actions = torch.tensor([1, 2, 3, 0]).repeat(20, 1)
+    emu.act(emu.action_set[actions[0]])
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # the child: step both, send the results, leave without cleanup
+        try:
+            for a in actions:
+                emu.act(emu.action_set[a])
+                obs, *_ = venv.step(a % 4)
+            os.write(write, hashlib.sha256(emu.ram.numpy().tobytes() + obs.numpy().tobytes()).digest())
+        finally:
+            os._exit(0)
+    os.close(write)
+    deadline = time.monotonic() + 60
+    while os.waitpid(pid, os.WNOHANG) == (0, 0):
+        if time.monotonic() > deadline:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child did not finish stepping within 60 s")
+        time.sleep(0.05)
+    with os.fdopen(read, "rb") as f:
+        got = f.read()
+    for a in actions:
+        emu.act(emu.action_set[a])
+        obs, *_ = venv.step(a % 4)
+    assert got == hashlib.sha256(emu.ram.numpy().tobytes() + obs.numpy().tobytes()).digest()
+    venv.close()

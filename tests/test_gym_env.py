@@ -475,3 +475,39 @@ def test_map_action_idx_is_ale_pys():
     finally:
         vec.close()
         ref.close()
+
+
+def test_bad_arguments_raise_ale_pys_exception_classes():
+    # Where ale-py 0.12.1's envs raise RuntimeError, IndexError or TypeError, cule's error
+    # is an instance of the same class (and an InvalidArgument, so a ValueError, too), so
+    # an `except` written for ale-py catches it.
+    def mode():
+        gym.make(f"{ns}/Pong-v5", mode=99).reset(seed=0)
+
+    def difficulty():
+        gym.make(f"{ns}/Pong-v5", difficulty=9).reset(seed=0)
+
+    def step_past_the_action_space():
+        env = gym.make(f"{ns}/Pong-v5")
+        env.reset(seed=0)
+        env.step(6)
+
+    def vector_step_before_reset():
+        env = gym.make_vec(f"{ns}/Pong-v5", num_envs=2)
+        try:
+            env.step(np.zeros(2, dtype=np.int64))
+        finally:
+            env.close()
+
+    def fractional_num_envs():
+        gym.make_vec(f"{ns}/Pong-v5", num_envs=1.5)
+
+    for call in (mode, difficulty, step_past_the_action_space, vector_step_before_reset, fractional_num_envs):
+        ns = "ALE"
+        with pytest.raises(Exception) as want:
+            call()
+        assert type(want.value) in (RuntimeError, IndexError, TypeError), (call.__name__, want.value)
+        ns = "cule"
+        with pytest.raises(type(want.value)) as got:
+            call()
+        assert isinstance(got.value, cule.InvalidArgument), call.__name__
