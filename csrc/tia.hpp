@@ -431,10 +431,58 @@ CULE_FI void tia_write_window(uint8_t* out, uint64_t lo, uint64_t hi, uint32_t c
 }
 #endif
 
+// Stella's drawing loop (ALE 0.12.1 TIA::updateFrameScanline) writes four pixels at a
+// time from a 4-aligned pixel w whenever its case allows: in the playfield-only cases
+// always, in most cases of one or two objects when the objects' masks cover none of
+// pixels w..w+3 (then in COLUBK, or the playfield's colour where the playfield is one
+// of the objects); the background-only, VBLANK and other cases go pixel by pixel.  A
+// draw that ends inside such a group of four still writes all of it: the pixels past
+// its end show the state of that draw until a later draw covers them, which only a
+// frame that stops mid-line (the instruction limit, an illegal opcode, an early VSYNC)
+// leaves undone.  This writes those pixels the same way, after a draw of pixels
+// [x0, x_end) to `out` (the pixel x_end's place) whose objects are t's.
+CULE_FI void tia_overshoot(const TiaState& t, uint8_t* out, int x0, int x_end) {
+  const int w = x_end & ~3;
+  if (w == x_end || x0 > w) return;   // ends on a group boundary, or began past w
+  const uint8_t o = t.enabled & 0x3F;
+  const bool score = (t.prio_score & BIT_SCORE) != 0;
+  // Whether an object's mask covers any of pixels w..w+3 (players: their copies' whole
+  // span, whatever the graphics; a missile turned off by its mask pointer covers none).
+  const bool p0 = (o & BIT_P0) && (tia_player_window(0xFF, t.p0m_en, t.p0m_mode, t.p0m_pos, w) & 0xFu);
+  const bool p1 = (o & BIT_P1) && (tia_player_window(0xFF, t.p1m_en, t.p1m_mode, t.p1m_pos, w) & 0xFu);
+  const bool m0 = (o & BIT_M0) && !t.m0m_off &&
+                  (tia_object_window((1ull << (1 << t.m0m_size)) - 1, tia_copies(t.m0m_num),
+                                     tia_window_base(t.m0m_pos, w)) & 0xFu);
+  const bool m1 = (o & BIT_M1) && (tia_object_window((1ull << (1 << t.m1m_size)) - 1, tia_copies(t.m1m_num),
+                                                      tia_window_base(t.m1m_pos, w)) & 0xFu);
+  const bool bl = (o & BIT_BL) &&
+                  (tia_object_window((1ull << (1 << t.blm_size)) - 1, 1u, tia_window_base(t.blm_pos, w)) & 0xFu);
+  const bool pf = (o & BIT_PF) && ((playfield_line(t.pf, t.pfm_reflect) >> (w >> 2)) & 1u);
+  uint8_t v;
+  switch (o) {
+    case BIT_PF:
+      v = !pf ? t.colubk : !score ? t.colupf : w < 80 ? t.colup0 : t.colup1;
+      break;
+    case BIT_P0: case BIT_P1: case BIT_P0 | BIT_P1: case BIT_M0: case BIT_M1: case BIT_BL:
+    case BIT_M0 | BIT_M1: case BIT_BL | BIT_M0: case BIT_BL | BIT_M1: case BIT_BL | BIT_P1:
+      if (p0 || p1 || m0 || m1 || bl) return;
+      v = t.colubk;
+      break;
+    case BIT_PF | BIT_P0: case BIT_PF | BIT_P1: case BIT_PF | BIT_BL:
+      if (score || p0 || p1 || bl) return;   // (with the score bit: pixel by pixel)
+      v = pf ? t.colupf : t.colubk;
+      break;
+    default:
+      return;
+  }
+  for (int i = x_end; i < w + 4; ++i) out[i - x_end] = v;
+}
+
 // Draw `count` pixels of the visible line starting at pixel x (0..159).
 CULE_BIG void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
   uint8_t* out = fb + t.fb_pos;
   t.fb_pos += (uint32_t)count;
+  const int x0 = x, x_end = x + count;
   if (!t.render) {
     // Not drawn: only collisions matter, and they need two objects showing.
     const uint8_t o = t.enabled;
@@ -557,6 +605,7 @@ CULE_BIG void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
     count -= n;
   }
   t.collision |= coll;
+  if (t.render) tia_overshoot(t, out, x0, x_end);
 }
 
 // Stella TIA::updateFrame(): catch the picture up to colour clock `clock`.

@@ -10,7 +10,9 @@ normal play never reaches:
     address 0 at the start of the next frame is that byte's low six bits;
   * M6502Low counts an instruction's cycles before its accesses, so BRK's three pushes
     share a clock, and Stella draws up to each write's clock plus its delay, never back:
-    after a push into REFP1 (delay 1) a push into COLUBK (no delay) shows one pixel late.
+    after a push into REFP1 (delay 1) a push into COLUBK (no delay) shows one pixel late;
+  * Stella writes pixels four at a time where it can, also past the end of a draw: a
+    frame that stops mid-line shows up to three pixels more than were drawn.
 The call sequences come from a fuzz (random actions, a random RAM byte poked every fifth
 act, frame_skip 3), cut to the shortest prefix that showed a difference before the fix;
 a string of calls: a number is an act with that ALE action id, "pINDEX:VALUE" a setRAM.
@@ -47,6 +49,16 @@ CASES = {
                            "3 11 12 16 10 8 2 5 6 14 3 12 4 3 14 1 9 17 0 8 15 10 12 8 7 12 9 15 7 15 p124:16 "
                            "17 15 9 17 2 7 12 17 4 11 11 10 14 7 17 9 4 4 5 0 16 6 11 1 12 12 10 12 3 5 1 11 1 "
                            "15 14 11 7 0 14 14 0 12 7 10 5 9 3 2 13 10 7 10 9 5 3"),
+    # Stella's four-pixel writes: a frame stopped at the instruction limit mid-line
+    # shows the background colour one pixel past the last pixel drawn.
+    "backgammon": (7940, "p102:78 13 7 6 14 14 p2:150 6 12 1 15 0 p59:224 0 17 8 16 11 p29:227 15 12 15 10 3 p56:156 9 "
+                          "9 13 2 5 p108:66 12 6 13 17 9 p73:84 14 3 2 1 5 p120:33 2 14 10 3 9 p77:165 14 11 17 12 9 "
+                          "p85:145 15 5 7 7 6 p105:163 17 15 11 3 0 p8:69 15 3 12 13 16 p37:201 6 0 10 4 8 p106:58 11 2 "
+                          "15 14 11 p49:219 14 8 8 9 5 p103:153 9 14 3 6 10 p8:102 12 8 1 5 10 p2:100 16 17 9 9 14 "
+                          "p127:249 11 11 12 4 8 p27:125 4 14 16 5 14 p3:40 7 10 1 16 13 p125:118 11 4 17 9 3 p39:44 15 "
+                          "2 10 3 1 p74:11 5 0 2 1 8 p52:135 7 8 7 8 0 p97:167 4 11 3 11 10 p13:243 6 5 1 4 11 p110:11 "
+                          "5 17 6 4 14 p20:176 5 16 1 0 17 p65:33 12 8 0 15 4 p13:243 13 8 9 13 4 p7:36 6 13 13 8 3 "
+                          "p89:159 12 6 16 3 2 p99:156 10 12 1 12 10 p71:208 14 14"),
     "berzerk": (6211, "12 5 10 0 5 12 9 9 0 2 5 10 9 6 15 1 16 1 1 1 7 16 1 11 1 1 12 12 8 8 5 6 2 5 0 8 9 14 "
                       "13 11 13 1 5 16 11 2 9 8 9 16 8 8 4 14 4 15 15 14 8 16 12 2 12 5 14 6 7 10 8 11 13 0 2 "
                       "17 10 9 11 5 7 0 15 17 14 17 2 4 1 3 10 16 2 0 2 12 1 2 5 0 4 0 5 7 7 15 15 1 2 9 10 5 "
