@@ -153,3 +153,28 @@ def test_restore_state_leaves_ram_byte_0x7f_on_the_data_bus():
     # ALE's CPU stopped at the illegal opcode: its frames stay unfinished, greyed (every
     # pixel a grey of the palette's first column: an even index below 8).
     assert (ale.getScreen() < 8).all()
+
+
+def _setram_fuzz():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "scripts" / "setram_fuzz.py"
+    spec = importlib.util.spec_from_file_location("setram_fuzz", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@need_ale
+def test_the_fuzz_script_reports_matches_and_differences(monkeypatch):
+    # scripts/setram_fuzz.py, which found the sequences above, on a short run: exact
+    # consoles are reported as such, and a console whose RAM differs from ALE's is found.
+    fuzz = _setram_fuzz()
+    assert fuzz.fuzz("superman", 30, 3, 2, 5, 0) is None
+    set_ram = cule.Atari.set_ram
+
+    def off_by_one(self, index, values, env_ids=None):
+        return set_ram(self, index, (values + 1) % 256, env_ids=env_ids)
+
+    monkeypatch.setattr(cule.Atari, "set_ram", off_by_one)
+    assert "ram" in fuzz.fuzz("superman", 30, 3, 2, 5, 0)

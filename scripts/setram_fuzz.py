@@ -1,0 +1,95 @@
+"""Poke random RAM bytes between random actions and compare cule with ale-py after every act.
+
+Pokes (``setRAM``) drive games into states normal play never reaches: stacks pushed into
+the TIA's registers, code fetched from TIA addresses, illegal opcodes.  Per game, a
+``cule.Atari`` batch of ``--consoles`` consoles runs beside one ``ale_py.ALEInterface``
+per console (same seeds, frame_skip, sticky actions 0.25, a 3,000-frame episode limit):
+every ``--poke-every`` acts one RAM index gets a random value per console, and after
+every act the RAM, RGB screen, reward, game over, lives and frame number must be equal.
+A game over resets the consoles that ended.  Prints one line per game (OK, or the first
+difference with its act index) and exits 1 if any game differed.  Not part of the test
+suite: ``tests/test_crash_states.py`` keeps the sequences it found.
+
+    python scripts/setram_fuzz.py [--games pong breakout] [--acts 400] [--seed-offset 0]
+"""
+import argparse
+import os
+import sys
+import zlib
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+import cule  # noqa: E402
+
+try:
+    import ale_py
+    from ale_py import roms
+except ImportError:  # pragma: no cover
+    raise SystemExit("setram_fuzz.py compares with ale-py: pip install ale-py==0.12.1")
+
+
+def fuzz(game, acts, frame_skip, consoles, poke_every, seed_offset):
+    """None if every act matched, else a description of the first difference."""
+    seed = (zlib.crc32(game.encode()) + seed_offset) % 10000
+    emu = cule.Atari(game, consoles, seed=seed, frameskip=frame_skip, repeat_action_probability=0.25,
+                     full_action_space=True, max_num_frames_per_episode=3000)
+    ales = []
+    for i in range(consoles):
+        a = ale_py.ALEInterface()
+        a.setLoggerMode(ale_py.LoggerMode.Error)
+        a.setInt("random_seed", seed + i)
+        a.setInt("frame_skip", frame_skip)
+        a.setInt("max_num_frames_per_episode", 3000)
+        a.loadROM(roms.get_rom_path(game))
+        ales.append(a)
+    rng = np.random.default_rng(seed)
+    for t in range(acts):
+        if t % poke_every == 0:
+            index, values = int(rng.integers(128)), rng.integers(256, size=consoles)
+            emu.set_ram(index, torch.from_numpy(values))
+            for a, v in zip(ales, values):
+                a.setRAM(index, int(v))
+        actions = rng.integers(18, size=consoles)
+        rewards = emu.act(torch.from_numpy(actions))
+        rgb = emu.screen_rgb().numpy()
+        for i, a in enumerate(ales):
+            reward = a.act(ale_py.Action(int(actions[i])))
+            checks = [("reward", reward, int(rewards[i])), ("ram", a.getRAM().tobytes(), emu.ram[i].numpy().tobytes()),
+                      ("game over", a.game_over(with_truncation=False), bool(emu.terminated[i])),
+                      ("lives", a.lives(), int(emu.lives[i])), ("frame", a.getFrameNumber(), int(emu.frame_number[i])),
+                      ("screen", a.getScreenRGB().tobytes(), rgb[i].tobytes())]
+            bad = [name for name, x, y in checks if x != y]
+            if bad:
+                return f"seed {seed + i} (console {i}), act {t}: {', '.join(bad)} differ"
+        done = [i for i, a in enumerate(ales) if a.game_over()]
+        if done:
+            emu.reset(torch.tensor(done))
+            for i in done:
+                ales[i].reset_game()
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", nargs="*", default=None, help="ALE ids (default: every supported game)")
+    ap.add_argument("--acts", type=int, default=400)
+    ap.add_argument("--frame-skip", type=int, default=3)
+    ap.add_argument("--consoles", type=int, default=2)
+    ap.add_argument("--poke-every", type=int, default=5)
+    ap.add_argument("--seed-offset", type=int, default=0, help="shifts every game's seed")
+    args = ap.parse_args()
+    failed = 0
+    for game in args.games or cule.list_games():
+        diff = fuzz(game, args.acts, args.frame_skip, args.consoles, args.poke_every, args.seed_offset)
+        print(f"{game}: {'OK' if diff is None else 'MISMATCH ' + diff}", flush=True)
+        failed += diff is not None
+    print(f"{failed} game(s) differed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
