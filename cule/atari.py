@@ -491,7 +491,8 @@ class Atari:
             seeds: an int ``s`` (the i-th reloaded env, in index order, gets ``s + i``)
                 or one int per reloaded env, in the order of ``env_ids``, each in
                 [0, 2**32 - 1] (ALE casts its int32 ``random_seed`` to uint32, so
-                Gymnasium's wrapped negative seeds map to this range).
+                Gymnasium's wrapped negative seeds map to this range; ALE alone seeds
+                from the clock for -1, which 2**32 - 1 here does not).
             env_ids: indices of the envs to reload (default: all), without duplicates.
                 Reloading a subset costs a power-on of every console (the others are
                 restored afterwards).
