@@ -483,7 +483,12 @@ CULE_BIG void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
   uint8_t* out = fb + t.fb_pos;
   t.fb_pos += (uint32_t)count;
   const int x0 = x, x_end = x + count;
-  if (!t.render) {
+  // Pixels are written only inside the frame buffer (with room for tia_overshoot's
+  // three).  Normal frames stay far inside it; a restoreState keeps the frame pointer
+  // from before while the clocks come from the snapshot (ALE's does the same), and a
+  // crashed program can then run it past the end, where ALE would write out of bounds.
+  const bool draw = t.render && t.fb_pos <= (uint32_t)kFrameBufferBytes - 3;
+  if (!draw) {
     // Not drawn: only collisions matter, and they need two objects showing.
     const uint8_t o = t.enabled;
     if ((t.vblank & 0x02) || (o & (o - 1)) == 0) return;
@@ -560,7 +565,7 @@ CULE_BIG void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
                          ((m0 & bl) ? 0x0200 : 0) | ((m1 & pf) ? 0x0400 : 0) | ((m1 & bl) ? 0x0800 : 0) |
                          ((bl & pf) ? 0x1000 : 0) | ((p0 & p1) ? 0x2000 : 0) | ((m0 & m1) ? 0x4000 : 0));
     }
-    if (!t.render) {
+    if (!draw) {
       x += n;
       count -= n;
       continue;
@@ -605,7 +610,7 @@ CULE_BIG void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
     count -= n;
   }
   t.collision |= coll;
-  if (t.render) tia_overshoot(t, out, x0, x_end);
+  if (draw) tia_overshoot(t, out, x0, x_end);
 }
 
 // Stella TIA::updateFrame(): catch the picture up to colour clock `clock`.
@@ -635,7 +640,7 @@ CULE_BIG void tia_update_frame(Console& c, uint8_t* fb, int clock) {
     if (todo != 0) tia_draw_pixels(t, fb, todo, from_sol - kHBlank);
     if (t.hmove_blank && from_sol < kHBlank + 8) {
       int blanks = (kHBlank + 8) - from_sol;   // 1..8
-      if (t.render) tia_fill(fb + line_pos, 0, blanks);
+      if (t.render && line_pos + (uint32_t)blanks <= (uint32_t)kFrameBufferBytes) tia_fill(fb + line_pos, 0, blanks);
       if (todo + from_sol >= kHBlank + 8) t.hmove_blank = 0;
     }
     if (t.clks_to_eol == kClocksPerLine) {
