@@ -549,8 +549,9 @@ def check_args(args) -> None:
                          "that --resume takes from the checkpoint)")
     for flag, low in (("total_frames", 1), ("log_interval", 1), ("save_interval", 1), ("eval_interval", 0),
                       ("eval_max_frames", 1), ("max_minutes", 0), ("torch_threads", 0), ("env_threads", 0)):
-        if getattr(args, flag) < low:
-            raise SystemExit(f"--{flag.replace('_', '-')} must be >= {low}, got {getattr(args, flag)}")
+        v = getattr(args, flag)
+        if v < low or (isinstance(v, float) and not math.isfinite(v)):
+            raise SystemExit(f"--{flag.replace('_', '-')} must be >= {low} and finite, got {v}")
     # The learning hyperparameters: finite, and in the range where each means what it
     # says (a discount in [0, 1], positive V-trace clips, rates and norms).
     for flag, low, high, open_low in (("gamma", 0.0, 1.0, False), ("rho_bar", 0.0, None, True),

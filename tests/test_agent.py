@@ -354,6 +354,8 @@ def test_bad_sizes_fail_before_training(flag, tmp_path):
     (["--rho-bar", "-1"], "--rho-bar must be finite and > 0.0"),
     (["--c-bar", "inf"], "--c-bar must be finite"),
     (["--max-grad-norm", "0"], "--max-grad-norm must be finite and > 0.0"),
+    (["--max-minutes", "nan"], "--max-minutes must be >= 0 and finite"),
+    (["--max-minutes", "inf"], "--max-minutes must be >= 0 and finite"),
 ])
 def test_bad_hyperparameters_are_refused_before_anything_runs(flags, message, tmp_path):
     with pytest.raises(SystemExit) as e:
