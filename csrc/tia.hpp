@@ -282,6 +282,9 @@ CULE_FI int tia_window_base(int pos, int x) {
   return b < 0 ? b + 160 : b;
 }
 
+// A missile's or the ball's pattern: 1, 2, 4 or 8 pixels for size 0..3.
+CULE_FI uint64_t tia_size_pattern(int size) { return (1ull << (1 << size)) - 1; }
+
 // A player's mask.  grp is the graphics byte as drawn (bit 7 first); en = 1 hides
 // the first copy (a RESPx while the copy was being drawn); double and quad widths
 // start one pixel after the position.
@@ -451,12 +454,12 @@ CULE_FI void tia_overshoot(const TiaState& t, uint8_t* out, int x0, int x_end) {
   const bool p0 = (o & BIT_P0) && (tia_player_window(0xFF, t.p0m_en, t.p0m_mode, t.p0m_pos, w) & 0xFu);
   const bool p1 = (o & BIT_P1) && (tia_player_window(0xFF, t.p1m_en, t.p1m_mode, t.p1m_pos, w) & 0xFu);
   const bool m0 = (o & BIT_M0) && !t.m0m_off &&
-                  (tia_object_window((1ull << (1 << t.m0m_size)) - 1, tia_copies(t.m0m_num),
+                  (tia_object_window(tia_size_pattern(t.m0m_size), tia_copies(t.m0m_num),
                                      tia_window_base(t.m0m_pos, w)) & 0xFu);
-  const bool m1 = (o & BIT_M1) && (tia_object_window((1ull << (1 << t.m1m_size)) - 1, tia_copies(t.m1m_num),
+  const bool m1 = (o & BIT_M1) && (tia_object_window(tia_size_pattern(t.m1m_size), tia_copies(t.m1m_num),
                                                       tia_window_base(t.m1m_pos, w)) & 0xFu);
   const bool bl = (o & BIT_BL) &&
-                  (tia_object_window((1ull << (1 << t.blm_size)) - 1, 1u, tia_window_base(t.blm_pos, w)) & 0xFu);
+                  (tia_object_window(tia_size_pattern(t.blm_size), 1u, tia_window_base(t.blm_pos, w)) & 0xFu);
   const bool pf = (o & BIT_PF) && ((playfield_line(t.pf, t.pfm_reflect) >> (w >> 2)) & 1u);
   uint8_t v;
   switch (o) {
@@ -516,9 +519,9 @@ CULE_BIG void tia_draw_pixels(TiaState& t, uint8_t* fb, int count, int x) {
   const bool has_p0 = t.cur_grp0 != 0, has_p1 = t.cur_grp1 != 0;
   const bool has_m0 = (objs & BIT_M0) && !t.m0m_off;
   const bool has_m1 = (objs & BIT_M1) != 0;
-  const uint64_t bl_pat = (1ull << (1 << t.blm_size)) - 1;
-  const uint64_t m0_pat = (1ull << (1 << t.m0m_size)) - 1;
-  const uint64_t m1_pat = (1ull << (1 << t.m1m_size)) - 1;
+  const uint64_t bl_pat = tia_size_pattern(t.blm_size);
+  const uint64_t m0_pat = tia_size_pattern(t.m0m_size);
+  const uint64_t m1_pat = tia_size_pattern(t.m1m_size);
   uint16_t coll = 0;
   while (count > 0) {
     const int n = count < 64 ? count : 64;

@@ -593,9 +593,7 @@ class AtariVectorEnv(VectorEnv):
 
     def send(self, actions) -> None:
         """Validates and queues the actions of the next ``recv()`` (ale-py's API)."""
-        self._check_open()
-        if not self._has_reset:
-            raise ALERuntimeError("step()/send() called before reset()")
+        self._check_stepping()
         if self._on_cuda:
             self._pending_actions = self._cuda_actions(actions)
         elif self.continuous:
@@ -615,9 +613,7 @@ class AtariVectorEnv(VectorEnv):
 
     def _queue_mapped(self, ids: np.ndarray, strengths: np.ndarray) -> None:
         """Queues mapped continuous actions for the next ``recv()`` (``send`` and ``xla()``)."""
-        self._check_open()
-        if not self._has_reset:
-            raise ALERuntimeError("step()/send() called before reset()")
+        self._check_stepping()
         self._pending_actions = self._mapped_pending(ids, strengths)
 
     def xla(self):
@@ -832,6 +828,12 @@ class AtariVectorEnv(VectorEnv):
     def _check_open(self):
         if self.closed:
             raise InvalidArgument("the environment is closed")
+
+    def _check_stepping(self):
+        """``send`` may run: the env is open and has been reset (ale-py: RuntimeError)."""
+        self._check_open()
+        if not self._has_reset:
+            raise ALERuntimeError("step()/send() called before reset()")
 
     def close_extras(self, **kwargs):
         self._vec = None
