@@ -396,8 +396,13 @@ CULE_HD void ale_set(Console& c, int32_t what, int32_t index, int32_t value) {
 //   * DPC: the music oscillator's fractional clocks, saved as (uint32) (x * 1e8);
 //   * miniature_golf: five integers saved with putBool and read with getInt, so each
 //     comes back as the bool's 32-bit marker (0xfab1fab2 true, 0xbad1bad2 false);
-//   * atlantis2's lives, chopper_command's and demon_attack's flag (GameVars.started)
-//     and video_checkers' reverse-rules flag are not saved at all.
+//   * atlantis2's lives, chopper_command's and demon_attack's flag (GameVars.started),
+//     video_checkers' reverse-rules flag and the last timer byte that hangman and
+//     video_cube keep to detect the timer's wrap (m_timerArray[0]) are not saved at all;
+//   * E0 carts (CartridgeE0::load) read the slice numbers back but do not re-map the
+//     pages, so the CPU reads the slices mapped before the restore until the program
+//     next touches a hotspot.  cule's slices are the mapping, so they are kept.  (The
+//     other mappers' load() re-selects the saved bank.)
 //
 // dst is the console before the restore; it becomes the restored one (with truncation
 // judged by max_frames, the restoring env's max_num_frames_per_episode).  The frame
@@ -431,6 +436,8 @@ CULE_HD void ale_restore_state(Console& dst, const Console& snap, const GameConf
   t.m0m_num = w.m0m_num; t.m0m_size = w.m0m_size; t.m0m_off = w.m0m_off;
   t.m1m_num = w.m1m_num; t.m1m_size = w.m1m_size; t.blm_size = w.blm_size;
   t.pfm_reflect = w.pfm_reflect;
+  if (g.cart_type == CART_E0)
+    for (int k = 0; k < 3; ++k) dst.cart.slice[k] = was.cart.slice[k];
   if (g.cart_type == CART_DPC)
     dst.cart.dpc.frac_clocks = (double)(int32_t)(uint32_t)(snap.cart.dpc.frac_clocks * 100000000.0) / 100000000.0;
   GameVars& v = dst.game;
@@ -439,6 +446,8 @@ CULE_HD void ale_restore_state(Console& dst, const Console& snap, const GameConf
     case GAME_CHOPPER_COMMAND:
     case GAME_DEMON_ATTACK: v.started = was.game.started; break;
     case GAME_VIDEO_CHECKERS: v.aux[0] = was.game.aux[0]; break;
+    case GAME_HANGMAN: v.lives = was.game.lives; break;       // the timer byte (hangman.hpp)
+    case GAME_VIDEO_CUBE: v.aux[0] = was.game.aux[0]; break;  // the timer byte (video_cube.hpp)
     case GAME_MINIATURE_GOLF: {
       int32_t* f[5] = {&v.aux[0], &v.aux[1], &v.aux[2], &v.aux[3], &v.score};
       for (int32_t* x : f) *x = (int32_t)(*x ? 0xfab1fab2u : 0xbad1bad2u);

@@ -197,7 +197,7 @@ PYBIND11_MODULE(_core, m) {
         d["posp0"] = c.tia.posp0; d["posp1"] = c.tia.posp1; d["posm0"] = c.tia.posm0;
         d["posm1"] = c.tia.posm1; d["posbl"] = c.tia.posbl; d["collision"] = c.tia.collision;
         d["clk_frame_start"] = c.tia.clk_frame_start; d["scanline_count_last"] = c.tia.scanline_count_last;
-        d["partial_frame"] = c.tia.partial_frame;
+        d["partial_frame"] = c.tia.partial_frame; d["fb_pos"] = c.tia.fb_pos;
         d["left_paddle"] = c.left_paddle; d["right_paddle"] = c.right_paddle;
         d["score"] = c.game.score; d["action_a"] = c.action_a;
         d["lives"] = c.game.lives; d["started"] = c.game.started;

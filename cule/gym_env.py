@@ -566,7 +566,15 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
     ``np.random.SeedSequence(s)`` and reloads the ROM with that ALE seed, as ale-py does.
 
     Raises:
-        gymnasium.error.Error (InvalidArgument, also a ValueError) for bad arguments.
+        gymnasium.error.Error (InvalidArgument, also a ValueError) for bad arguments:
+        ``ALETypeError`` (also a TypeError, as ale-py's bindings raise) for a mode,
+        difficulty, ``repeat_action_probability``, ``continuous_action_threshold`` or
+        ``max_num_frames_per_episode`` of the wrong type (a string, a float mode);
+        ``ALERuntimeError`` (also a RuntimeError, as ale-py) for a mode or difficulty
+        the game lacks.  cule also refuses what ale-py lets through:
+        ``repeat_action_probability`` outside [0, 1] (ALE then repeats always / never)
+        and ``step`` with a negative action index (ale-py's list indexing wraps -1 to
+        the last action): ``ALEIndexError``.
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}   # ale-py 0.12.1's
@@ -602,10 +610,21 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                 raise InvalidArgument("Invalid stochastic frameskip, lower bound must be positive.")
         if render_mode is not None and render_mode not in {"rgb_array", "human"}:
             raise InvalidArgument(f"Render mode {render_mode} not supported (rgb_array, human).")
-        if max_num_frames_per_episode is not None and (not _is_int(max_num_frames_per_episode)
-                                                       or max_num_frames_per_episode < 0):
-            raise InvalidArgument(f"max_num_frames_per_episode must be None or an integer >= 0, "
-                                  f"got {max_num_frames_per_episode!r}")
+        # Arguments of the wrong type: ALETypeError (also a TypeError), as ale-py's
+        # setInt / setFloat / setMode / setDifficulty bindings raise TypeError.
+        if max_num_frames_per_episode is not None:
+            if not _is_int(max_num_frames_per_episode):
+                raise ALETypeError(f"max_num_frames_per_episode must be None or an integer, "
+                                   f"got {max_num_frames_per_episode!r}")
+            if max_num_frames_per_episode < 0:
+                raise InvalidArgument(f"max_num_frames_per_episode must be >= 0 (0: no limit), "
+                                      f"got {max_num_frames_per_episode!r}")
+        if _real_number(repeat_action_probability) is None:
+            raise ALETypeError(f"repeat_action_probability must be a number, got {repeat_action_probability!r}")
+        if _real_number(continuous_action_threshold) is None:
+            raise ALETypeError(f"continuous_action_threshold must be a number, got {continuous_action_threshold!r}")
+        if not (isinstance(continuous, (bool, np.bool_)) or (_is_int(continuous) and continuous in (0, 1))):
+            raise InvalidArgument(f"continuous must be a bool, got {continuous!r}")
 
         utils.EzPickle.__init__(self, game=game, mode=mode, difficulty=difficulty, obs_type=obs_type,
                                 frameskip=frameskip, repeat_action_probability=repeat_action_probability,
@@ -621,11 +640,12 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                                max_num_frames_per_episode=int(max_num_frames_per_episode or 0), seed=0,
                                num_threads=1, sound=bool(sound_obs))
         info = self.atari.rom.info
-        if mode is not None and (not _is_int(mode) or mode not in info["modes"]):
-            raise ALERuntimeError(f"Invalid game mode {mode!r} for {self.atari.game}; available: {info['modes']}")
-        if difficulty is not None and (not _is_int(difficulty) or difficulty not in info["difficulties"]):
-            raise ALERuntimeError(f"Invalid difficulty {difficulty!r} for {self.atari.game}; "
-                                  f"available: {info['difficulties']}")
+        if mode is not None:
+            mode = _ale_index(mode, "mode", f"Invalid game mode for {self.atari.game}; available: {info['modes']}",
+                              lambda v: v in info["modes"])
+        if difficulty is not None:
+            difficulty = _ale_index(difficulty, "difficulty", f"Invalid difficulty for {self.atari.game}; "
+                                    f"available: {info['difficulties']}", lambda v: v in info["difficulties"])
         self._game = self.atari.game
         self._game_mode = mode
         self._game_difficulty = difficulty

@@ -327,17 +327,15 @@ class AtariVectorEnv(VectorEnv):
                                                     2**31 - 1)
         p = _real_number(repeat_action_probability)
         if p is None:
-            raise InvalidArgument(f"repeat_action_probability must be a number, got {repeat_action_probability!r}")
+            raise ALETypeError(f"repeat_action_probability must be a number, got {repeat_action_probability!r}")
         p = float(p)
         if not 0.0 <= p <= 1.0:
             raise InvalidArgument(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
         full_action_space = _check_bool("full_action_space", full_action_space)
         continuous = _check_bool("continuous", continuous)
-        try:
-            continuous_action_threshold = float(continuous_action_threshold)
-        except (TypeError, ValueError):
-            raise InvalidArgument(f"continuous_action_threshold must be a number, got "
-                                  f"{continuous_action_threshold!r}") from None
+        if _real_number(continuous_action_threshold) is None:
+            raise ALETypeError(f"continuous_action_threshold must be a number, got {continuous_action_threshold!r}")
+        continuous_action_threshold = float(_real_number(continuous_action_threshold))
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:

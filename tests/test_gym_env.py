@@ -502,7 +502,17 @@ def test_bad_arguments_raise_ale_pys_exception_classes():
     def fractional_num_envs():
         gym.make_vec(f"{ns}/Pong-v5", num_envs=1.5)
 
-    for call in (mode, difficulty, step_past_the_action_space, vector_step_before_reset, fractional_num_envs):
+    def typed(**kw):   # an argument of the wrong type: ale-py's bindings raise TypeError
+        def call():
+            gym.make(f"{ns}/Pong-v5", **kw).reset(seed=0)
+        call.__name__ = f"typed{kw}"
+        return call
+
+    wrong_types = [typed(mode="1"), typed(mode=1.0), typed(difficulty="0"), typed(difficulty=0.0),
+                   typed(repeat_action_probability="0.1"), typed(max_num_frames_per_episode=1.5),
+                   typed(max_num_frames_per_episode="100")]
+    for call in [mode, difficulty, step_past_the_action_space, vector_step_before_reset, fractional_num_envs,
+                 *wrong_types]:
         ns = "ALE"
         with pytest.raises(Exception) as want:
             call()

@@ -378,3 +378,81 @@ def test_gym_restore_takes_a_one_console_snapshot_of_any_batch():
     s["include_rng"] = "no"
     with pytest.raises(ValueError, match="include_rng"):
         env.restore_state(s)
+
+
+# Facts of ALE 0.12.1's save/load that play differently after a restore, each as a call
+# list run on cule.ALEInterface and on ale-py's (the golden): ("clone", include_rng),
+# ("poke", index, value) = setRAM, ("act", action id), ("restore", k) = the k-th clone.
+RESTORE_CASES = {
+    # HangmanSettings / VideoCubeSettings do not save m_timerArray, the last timer byte
+    # read: a timer that wrapped from 255 before the restore and reads 0 after it ends
+    # the game in ALE (RAM 0xF1 / 0xDB; setRAM's index is the offset from 0x80).
+    "hangman": (0, [("clone", False), ("poke", 0x71, 255), ("act", 0), ("restore", 0),
+                    ("poke", 0x71, 0), ("act", 0), ("act", 0)]),
+    "video_cube": (0, [("clone", False), ("poke", 0x5B, 255), ("act", 0), ("restore", 0),
+                       ("poke", 0x5B, 0), ("act", 0), ("act", 0)]),
+    # CartridgeE0::load reads the slice numbers but leaves the pages mapped as they were:
+    # after the restore the CPU runs the slices selected before it (here a poke sends the
+    # program through other slices first) until it next touches a hotspot.
+    "tutankham": (0, [("clone", True), ("poke", 7, 220), ("act", 0), ("restore", 0)] + [("act", 0)] * 20),
+}
+
+
+@pytest.mark.parametrize("game", sorted(RESTORE_CASES))
+def test_restore_keeps_what_ales_load_does_not_restore(game):
+    from ale_py import Action, roms
+    seed, script = RESTORE_CASES[game]
+    ale = ale_harness.make_ale(game, seed, 0.0)
+    ours = cule.ALEInterface()
+    ours.setInt("random_seed", seed)
+    ours.setFloat("repeat_action_probability", 0.0)
+    ours.loadROM(roms.get_rom_path(game))
+    snaps = ([], [])
+    ended = False
+    for t, call in enumerate(script):
+        for a, s in zip((ours, ale), snaps):
+            if call[0] == "clone":
+                s.append(a.cloneState(include_rng=call[1]))
+            elif call[0] == "poke":
+                a.setRAM(call[1], call[2])
+            elif call[0] == "restore":
+                a.restoreState(s[call[1]])
+        if call[0] == "act":
+            assert ours.act(Action(call[1])) == ale.act(Action(call[1])), f"call {t}: reward"
+        assert np.array_equal(ours.getRAM(), ale.getRAM()), f"call {t}: RAM"
+        assert np.array_equal(ours.getScreenRGB(), ale.getScreenRGB()), f"call {t}: screen"
+        assert (ours.game_over(), ours.lives()) == (ale.game_over(), ale.lives()), f"call {t}"
+        ended |= ale.game_over()
+    # The cases reach what they are about: the timed-out game ends; the E0 program runs.
+    assert ended == (game != "tutankham")
+
+
+def test_a_restore_that_runs_the_frame_pointer_past_the_buffer_writes_nothing_outside():
+    # ALE's restoreState keeps the TIA's frame pointer from before the restore while the
+    # clocks come from the snapshot.  tetris cloned two frames in, reset and restored
+    # draws its next frame from the middle of the buffer on, past the end: ale-py 0.12.1
+    # writes out of bounds there (heap corruption; tetris seed 1, frame_skip 1: the
+    # process aborts).  cule keeps the pointer too but writes no pixel past the end, so
+    # the other console of the batch, whose frame buffers follow, is untouched.
+    def run(restore):
+        emu = cule.Atari("tetris", 2, seed=1, frameskip=1, repeat_action_probability=0.0, num_threads=1)
+        noop = torch.zeros(2, dtype=torch.long)
+        emu.act(noop)
+        emu.act(noop)
+        st = emu.clone_state(env_ids=[0])
+        if restore:
+            emu.reset(env_ids=[0])
+            emu.restore_state(st, env_ids=[0], ale_semantics=True)
+        furthest, other = 0, []
+        for _ in range(5):
+            emu.act(noop)
+            furthest = max(furthest, emu._batch.debug_state(0)["fb_pos"])
+            consoles, frame_buffers = emu._batch.state_views()
+            other.append((consoles[1].copy(), frame_buffers[1].copy()))   # both its buffers
+        return furthest, other
+
+    plain, restored = run(False), run(True)
+    buffer_bytes = cule.build_info()["frame_buffer_bytes"] // 2
+    assert plain[0] <= buffer_bytes < restored[0]        # the pointer did run past the end
+    for t, ((c0, f0), (c1, f1)) in enumerate(zip(plain[1], restored[1])):
+        assert np.array_equal(c0, c1) and np.array_equal(f0, f1), f"act {t}"
