@@ -45,6 +45,19 @@ PYBIND11_MODULE(_core, m) {
       "`snap` makes of them (ale_env.hpp, ale_restore_state); in place");
   m.attr("cuda") = false;
   m.def(
+      "palette_lut",
+      [](bool pal) {
+        const PaletteLut lut = make_palette(pal);
+        py::array_t<uint8_t> rgb({256, 3});
+        py::array_t<uint8_t> gray(256);
+        std::memcpy(rgb.mutable_data(), lut.rgb, sizeof(lut.rgb));
+        std::memcpy(gray.mutable_data(), lut.gray, sizeof(lut.gray));
+        return py::make_tuple(rgb, gray);
+      },
+      py::arg("pal"),
+      "(rgb uint8 [256, 3], gray uint8 [256]): the RGB and greyscale of every palette index "
+      "as ALE 0.12.1's ColourPalette renders them (standard NTSC or PAL palette)");
+  m.def(
       "legal_actions",
       [](int game_id) {
         if (game_id < 0 || game_id > 255) throw std::invalid_argument("game id out of range");

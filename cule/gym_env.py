@@ -49,6 +49,28 @@ def _ale_index(value, name: str, what: str, valid) -> int:
     return int(value)
 
 
+@functools.lru_cache(2)
+def _colour_averaging_tables(pal: bool):
+    """ALE 0.12.1's colour averaging (the ``color_averaging`` setting; PhosphorBlend in
+    src/ale/environment/phosphor_blend.cpp): (blend uint8 [256, 256], rgb uint8 [256, 3],
+    gray uint8 [256]).  ``blend[cv, pv]`` is the palette index ALE's screen shows for a
+    pixel whose current frame has index ``cv`` and previous frame ``pv``: each RGB channel
+    blended as ``(hi - lo) * 77 // 100 + lo`` (Stella's phosphor ratio 77), then the even
+    palette index nearest to the blend with its two low bits cleared (L1 distance over
+    RGB, the first of equals).  ALE leaves the blend of an odd index (PAL colour loss)
+    unset; a fresh (zeroed) table gives black's nearest, as here.  ``rgb`` and ``gray``
+    convert an index as ALE's ColourPalette does."""
+    rgb, gray = _core.palette_lut(pal)
+    colours = rgb[0::2].astype(np.int32)                                   # the even indices
+    hi = np.maximum(colours[:, None, :], colours[None, :, :])
+    lo = np.minimum(colours[:, None, :], colours[None, :, :])
+    blended = ((hi - lo) * 77 // 100 + lo) & ~3                            # [128, 128, 3]
+    nearest = lambda c: 2 * np.abs(c[..., None, :] - colours).sum(-1).argmin(-1)   # noqa: E731
+    blend = np.full((256, 256), nearest(np.zeros(3, np.int32)), np.uint8)
+    blend[0::2, 0::2] = nearest(blended)
+    return blend, rgb, gray
+
+
 class ConsoleView:
     """``AtariEnv.ale``: ALEInterface's methods for the env's console (ale-py 0.12.1's
     names, arguments and return types), for code that drives or reads
@@ -249,15 +271,12 @@ class ConsoleView:
 
     def getScreen(self, buffer=None):  # noqa: N802
         """The screen as palette indices (ALE ``getScreen``): uint8 [H, W]."""
-        h, w = self._atari.screen_shape
-        out = np.empty((1, h, w), np.uint8)
-        self._atari._batch.screen_index(out)
-        return _fill(torch.from_numpy(out)[0], buffer)
+        return _fill(torch.from_numpy(self._env._screen("index")), buffer)
 
     def getScreenRGB(self, buffer=None):  # noqa: N802
         """The screen in RGB: a new uint8 [H, W, 3] array, or written into ``buffer``
         (returns None then, as ALE)."""
-        return _fill(self._atari.screen_rgb()[0], buffer)
+        return _fill(torch.from_numpy(self._env._screen("rgb")), buffer)
 
     def saveScreenPNG(self, filename) -> None:  # noqa: N802
         """Writes the RGB screen to ``filename`` as a PNG, each pixel twice as wide (H x
@@ -270,7 +289,7 @@ class ConsoleView:
     def getScreenGrayscale(self, buffer=None):  # noqa: N802
         """The screen in ALE's grayscale (its NTSC/PAL palette's luminance): a new uint8
         [H, W] array, or written into ``buffer`` (returns None then, as ALE)."""
-        return _fill(self._atari.screen_grayscale()[0], buffer)
+        return _fill(torch.from_numpy(self._env._screen("gray")), buffer)
 
     # ---- settings and ROM loading (ALE 0.12.1 Settings.cxx, ALEInterface::loadROM) ----
 
@@ -375,7 +394,7 @@ class ConsoleView:
             ValueError: the file is missing, a directory or not a ROM cule supports
                 (ALE exits the process); ``frame_skip`` is negative (ALE 0.12.1 keeps it
                 unsigned, so its ``act`` would not return); or a setting asks for what
-                cule does not emulate: ``truncate_on_loss_of_life``, ``color_averaging``,
+                cule does not emulate: ``truncate_on_loss_of_life``,
                 ``record_screen_dir``, ``cpu`` other than ``low``, ``system_random_seed``
                 other than 4753849 (the message names the default to set back).  Nothing
                 is changed.
@@ -473,13 +492,14 @@ class ConsoleView:
             # sound_obs's raw device.
             "sound": s.get_bool("sound_obs") and not s.get_bool("sound"),
             "display": s.get_bool("display_screen"),
+            "colour_averaging": s.get_bool("color_averaging"),
         }
 
 
 # The settings loadROM refuses unless they hold ALE's defaults (features cule does not
 # emulate), with those defaults.
 _LOAD_ONLY_DEFAULTS = {
-    "truncate_on_loss_of_life": False, "color_averaging": False, "record_screen_dir": "", "cpu": "low",
+    "truncate_on_loss_of_life": False, "record_screen_dir": "", "cpu": "low",
     "system_random_seed": 4753849,
 }
 
@@ -666,6 +686,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         # ALE's frame_skip and reward clipping of the loaded console (loadROM sets them).
         self._ale_frame_skip = 1
         self._reward_clip = None
+        self._colour_averaging = False   # ALE's color_averaging setting, as loaded
         self._display = None   # the window of display_screen (render_mode="human")
         self.ale = ConsoleView(self)
         # The settings ale-py's AtariEnv makes before its first loadROM.
@@ -842,7 +863,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             gymnasium.error.Error: render_mode is None.
         """
         if self.render_mode == "rgb_array":
-            return self.atari.screen_rgb()[0].numpy()
+            return self._screen("rgb")
         if self.render_mode == "human":
             return None
         raise error.Error(f"Invalid render mode `{self.render_mode}`. Supported modes: `human`, `rgb_array`.")
@@ -852,13 +873,38 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         if getattr(self, "_display", None) is not None:
             self._display.close()
 
+    def _screen(self, kind: str) -> np.ndarray:
+        """ALE's screen (``getScreen`` / ``getScreenRGB`` / ``getScreenGrayscale``) for
+        kind ``"index"`` (uint8 [H, W]), ``"rgb"`` ([H, W, 3]) or ``"gray"`` ([H, W]),
+        colour-averaged when the ROM was loaded with ``color_averaging``: ALE's
+        processScreen blends the current frame buffer with the previous one, both of
+        which the console keeps exact."""
+        atari = self.atari
+        if not self._colour_averaging:
+            if kind == "rgb":
+                return atari.screen_rgb()[0].numpy()
+            if kind == "gray":
+                return atari.screen_grayscale()[0].numpy()
+        h, w = atari.screen_shape
+        current = np.empty((1, h, w), np.uint8)
+        atari._batch.screen_index(current)
+        if not self._colour_averaging:
+            return current[0]
+        _, frame_buffers = atari._batch.state_views()
+        fb_bytes = _core.frame_buffer_bytes
+        other = fb_bytes * (1 - atari._batch.debug_state(0)["cur_buf"])
+        previous = frame_buffers[0, other:other + h * w].reshape(h, w)
+        blend, rgb, gray = _colour_averaging_tables(atari.rom.info["display"] == "PAL")
+        index = blend[current[0], previous]
+        return index if kind == "index" else rgb[index] if kind == "rgb" else gray[index]
+
     def _get_obs(self):
         if self._obs_type == "ram":
             image = self.atari.ram[0].numpy()
         elif self._obs_type == "rgb":
-            image = self.atari.screen_rgb()[0].numpy()
+            image = self._screen("rgb")
         else:
-            image = self.atari.screen_grayscale()[0].numpy()
+            image = self._screen("gray")
         if self.sound_obs:
             return {"image": image, "sound": self.ale.getAudio()}
         return image
@@ -908,6 +954,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         self.atari = atari
         self._ale_frame_skip = plan["frame_skip"]
         self._reward_clip = plan["reward_clip"]
+        self._colour_averaging = plan["colour_averaging"]
         self._sticky_strength[0] = _vector.initial_paddle_strength   # a new ALE environment
         self._loaded_rom_path = plan["path"]
         settings = self.ale._settings

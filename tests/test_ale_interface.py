@@ -38,12 +38,12 @@ def test_fresh_interface_settings_and_bad_calls_before_a_load():
         ours.loadROM(None)
     with pytest.raises(ValueError, match="not found"):
         ours.loadROM("/no/such/rom.bin")
-    ours.setBool("color_averaging", True)
-    with pytest.raises(ValueError, match="color_averaging"):
+    ours.setBool("truncate_on_loss_of_life", True)
+    with pytest.raises(ValueError, match="truncate_on_loss_of_life"):
         ours.loadROM(_rom("pong"))
     with pytest.raises(RuntimeError, match="ROM not set"):
         ours.act(0)                                       # nothing was loaded
-    ours.setBool("color_averaging", False)
+    ours.setBool("truncate_on_loss_of_life", False)
     ours.setInt("random_seed", 3)
     ours.loadROM(_rom("pong"))
     assert ours.getFrameNumber() == 0 and ours.getString("rom_file") == _rom("pong")
@@ -58,6 +58,10 @@ def test_fresh_interface_settings_and_bad_calls_before_a_load():
                         ("setFloat", "repeat_action_probability", 0.0), ("setInt", "reward_min", -1),
                         ("setInt", "reward_max", 1)]),
     ("adventure", [("setInt", "random_seed", 5)]),           # PAL
+    # ALE's colour averaging: each screen blends the current and the previous frame
+    # (space_invaders' shots and adventure's dragons flicker between frames).
+    ("space_invaders", [("setInt", "random_seed", 4), ("setBool", "color_averaging", True)]),
+    ("adventure", [("setInt", "random_seed", 6), ("setBool", "color_averaging", True), ("setInt", "frame_skip", 2)]),
 ])
 def test_lockstep_with_ale_interface(game, settings):
     ref, ours = ale_py.ALEInterface(), cule.ALEInterface()
@@ -134,3 +138,29 @@ def test_bad_calls_raise_ale_pys_exception_classes():
     for _ in range(3):
         assert ref.act(3) == ours.act(3)
     assert np.array_equal(ref.getRAM(), ours.getRAM())
+
+
+@pytest.mark.parametrize("obs_type", ["rgb", "grayscale"])
+def test_colour_averaged_observations_match_ale_py(obs_type):
+    # The env's observations and render() come from ALE's screen, which the setting
+    # color_averaging (read at each load, so at a seeded reset) blends with the previous
+    # frame; here it changes some screens (the flickering shots), so a raw frame fails.
+    import gymnasium as gym
+
+    envs = [gym.make(f"{ns}/SpaceInvaders-v5", obs_type=obs_type, render_mode="rgb_array", frameskip=3).unwrapped
+            for ns in ("ALE", "cule")]
+    blended = 0
+    for env in envs:
+        env.ale.setBool("color_averaging", True)
+    obs = [env.reset(seed=11)[0] for env in envs]
+    rng = np.random.default_rng(2)
+    for t in range(150):
+        assert np.array_equal(obs[0], obs[1]), t
+        assert np.array_equal(envs[0].render(), envs[1].render()), t
+        raw = envs[1].atari.screen_rgb()[0].numpy()
+        blended += not np.array_equal(envs[1].render(), raw)
+        action = int(rng.integers(envs[0].action_space.n))
+        steps = [env.step(action) for env in envs]
+        assert steps[0][1:] == steps[1][1:], t
+        obs = [s[0] for s in steps]
+    assert blended > 10

@@ -225,7 +225,7 @@ def test_load_rom_refuses_what_cule_cannot_load(tmp_path):
         with pytest.raises(ValueError, match=match):
             env.ale.loadROM(path)
         unchanged()
-    for method, key, value in (("setBool", "truncate_on_loss_of_life", True), ("setBool", "color_averaging", True),
+    for method, key, value in (("setBool", "truncate_on_loss_of_life", True),
                                ("setString", "record_screen_dir", str(tmp_path)), ("setString", "cpu", "high"),
                                ("setInt", "system_random_seed", 1)):
         getattr(env.ale, method)(key, value)
@@ -304,8 +304,8 @@ def test_load_rom_paths_and_argument_types_match_ale_py(tmp_path):
     env.ale.setInt("frame_skip", -1)
     with pytest.raises(ValueError, match="frame_skip -1 is negative"):
         env.ale.loadROM("")
-    env.ale.setBool("color_averaging", True)
-    with pytest.raises(ValueError, match=r"setBool\('color_averaging', False\)"):
+    env.ale.setBool("truncate_on_loss_of_life", True)
+    with pytest.raises(ValueError, match=r"setBool\('truncate_on_loss_of_life', False\)"):
         env.ale.loadROM("")
     assert np.array_equal(env.ale.getRAM(), before[0]) and env.ale.getFrameNumber() == before[1]
     assert env.atari is before[2]
