@@ -311,12 +311,16 @@ class Atari:
         explicit_mode = mode is not None or difficulty is not None
         if mode is None:
             mode = info["default_mode"]
-        elif isinstance(mode, bool) or mode not in modes:
+        elif isinstance(mode, (bool, np.bool_)) or not isinstance(mode, (int, np.integer)):
+            raise ValueError(f"mode must be an integer, got {mode!r} ({type(mode).__name__})")
+        elif mode not in modes:
             raise ValueError(f"mode {mode!r} is not available for {self.rom.game}; available modes: {modes}")
         difficulties = info["difficulties"]
         if difficulty is None:
             difficulty = 0
-        elif isinstance(difficulty, bool) or difficulty not in difficulties:
+        elif isinstance(difficulty, (bool, np.bool_)) or not isinstance(difficulty, (int, np.integer)):
+            raise ValueError(f"difficulty must be an integer, got {difficulty!r} ({type(difficulty).__name__})")
+        elif difficulty not in difficulties:
             raise ValueError(f"difficulty {difficulty!r} is not available for {self.rom.game}; "
                              f"available difficulties: {difficulties}")
         if num_threads is None:
@@ -326,6 +330,8 @@ class Atari:
         num_threads = min(int(num_threads), num_envs)
         if not isinstance(render, (bool, np.bool_)):
             raise ValueError(f"render must be True or False, got {render!r}")
+        if not isinstance(full_action_space, (bool, np.bool_)):
+            raise ValueError(f"full_action_space must be True or False, got {full_action_space!r}")
         if not isinstance(sound, (bool, np.bool_)):
             raise ValueError(f"sound must be True or False, got {sound!r}")
         seeds = self._seeds(seed, num_envs)

@@ -564,7 +564,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         continuous: actions are float32 (radius, theta, fire) as in ale-py: direction and
             fire past ``continuous_action_threshold`` pick one of the 18 ALE actions
             (the full action space is used), the radius is the paddle strength.
-        max_num_frames_per_episode: truncate after this many frames (None: never).
+        max_num_frames_per_episode: truncate after this many frames (None, 0 or less:
+            never, as ALE's setting).
         render_mode: None, ``"rgb_array"`` (``render()`` returns the RGB screen) or
             ``"human"``: a window shows every frame ALE's act emulates, at the console's
             frame rate (60 frames/s NTSC, 50 PAL), as ale-py's ``display_screen`` does;
@@ -636,9 +637,6 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             if not _is_int(max_num_frames_per_episode):
                 raise ALETypeError(f"max_num_frames_per_episode must be None or an integer, "
                                    f"got {max_num_frames_per_episode!r}")
-            if max_num_frames_per_episode < 0:
-                raise InvalidArgument(f"max_num_frames_per_episode must be >= 0 (0: no limit), "
-                                      f"got {max_num_frames_per_episode!r}")
         if _real_number(repeat_action_probability) is None:
             raise ALETypeError(f"repeat_action_probability must be a number, got {repeat_action_probability!r}")
         if _real_number(continuous_action_threshold) is None:
@@ -656,8 +654,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             if not isinstance(sound_obs, (bool, np.bool_)):
                 raise ValueError(f"sound_obs must be True or False, got {sound_obs!r}")
             self.atari = Atari(game, 1, frameskip=1, repeat_action_probability=repeat_action_probability,
-                               full_action_space=full_action_space or continuous,
-                               max_num_frames_per_episode=int(max_num_frames_per_episode or 0), seed=0,
+                               full_action_space=bool(full_action_space or continuous),
+                               max_num_frames_per_episode=max(0, int(max_num_frames_per_episode or 0)), seed=0,
                                num_threads=1, sound=bool(sound_obs))
         info = self.atari.rom.info
         if mode is not None:

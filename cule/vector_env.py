@@ -32,13 +32,14 @@ Where cule differs from ale-py (facts: ale-py 0.12.1 sources named above):
   - ``xla()`` (JAX) calls the env through ``jax.experimental.io_callback`` instead of
     XLA custom calls: same results (see cule/_xla.py).
   - Continuous actions with a NaN or infinite entry raise ``InvalidArgument`` (ale-py
-    runs them).  Seeds above 2**31 - 1 raise ``InvalidArgument`` (ale-py's ``reset``:
-    pybind11's TypeError; its ``xla()`` wraps them to int32).  A negative seed keeps
+    runs them).  Seeds above 2**31 - 1 raise ``ALETypeError`` (an ``InvalidArgument``
+    and a TypeError, as ale-py's ``reset``: pybind11's TypeError; its ``xla()`` wraps
+    them to int32).  A negative seed keeps
     that env's RNG streams in both, however far below int32 (ale-py's ``xla()`` wraps
     such a seed to int32 first, its ``reset`` refuses it).
   - Not implemented (clear error): images larger than the screen.
-    ``max_num_frames_per_episode`` must be >= 1 or None (no limit); ale-py's 0 would
-    truncate every step.  ``thread_affinity_offset`` is accepted and ignored.
+    ``max_num_frames_per_episode`` must be >= 1 or None (no limit); ale-py's 0 (or a
+    negative value) would truncate every step.  ``thread_affinity_offset`` is accepted and ignored.
 """
 from __future__ import annotations
 
@@ -109,6 +110,8 @@ def _is_int_seed(x) -> bool:
 def _check_first_seed(s: int, k: int) -> None:
     """Raises InvalidArgument when ``reset(seed=s)`` of ``k`` envs would seed some env
     above ``_MAX_SEED`` (the j-th env reset gets ``s + j``)."""
+    if s > _MAX_SEED:   # ale-py's reset: pybind11's TypeError (the int does not fit)
+        raise ALETypeError(f"seed must be at most {_MAX_SEED}, got {s}")
     if s + max(k - 1, 0) > _MAX_SEED:
         raise InvalidArgument(f"seed must be at most {_MAX_SEED - max(k - 1, 0)} for {k} envs (the j-th env "
                               f"reset is seeded seed + j, at most {_MAX_SEED}), got {s}")
@@ -131,7 +134,8 @@ def _check_int(name: str, value, low: int, high: Optional[int] = None) -> int:
 
 def _check_bool(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
-        raise InvalidArgument(f"{name} must be a bool, got {value!r} ({type(value).__name__})")
+        # (ale-py's bindings raise TypeError for an argument of another type.)
+        raise ALETypeError(f"{name} must be a bool, got {value!r} ({type(value).__name__})")
     return bool(value)
 
 
@@ -339,8 +343,8 @@ class AtariVectorEnv(VectorEnv):
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:
-            raise InvalidArgument(f"invalid autoreset_mode {autoreset_mode!r}; use AutoresetMode.NEXT_STEP or "
-                                  f"AutoresetMode.SAME_STEP") from None
+            raise ALETypeError(f"invalid autoreset_mode {autoreset_mode!r}; use AutoresetMode.NEXT_STEP or "
+                               f"AutoresetMode.SAME_STEP") from None
         if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
             raise InvalidArgument(f"autoreset_mode {mode} is not supported (ale-py supports NEXT_STEP and "
                                   f"SAME_STEP)")
@@ -504,7 +508,7 @@ class AtariVectorEnv(VectorEnv):
                 raise InvalidArgument(f"`seed` must have one integer per sub-environment being reset, expected "
                                       f"shape {(k,)}, got {arr.shape} ({arr.dtype})")
             if k and arr.max() > _MAX_SEED:
-                raise InvalidArgument(f"seeds must be at most {_MAX_SEED}, got {arr.max()}")
+                raise ALETypeError(f"seeds must be at most {_MAX_SEED}, got {arr.max()}")
             seeds = np.maximum(arr.astype(np.int64), -1)   # negative: keep that env's RNG streams
         if k != n and not self._has_reset:
             raise InvalidArgument(f"The first reset() must reset every environment (got {k} of {n})")

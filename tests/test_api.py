@@ -145,6 +145,10 @@ def test_partial_reset_only_touches_given_envs():
     ({"num_envs": 1, "device": "CPU"}, "invalid device 'CPU'"),
     ({"num_envs": 1, "device": "meta"}, "not supported"),
     ({"num_envs": 1, "render": "yes"}, "render"),
+    ({"num_envs": 1, "mode": 1.0}, "mode must be an integer"),
+    ({"num_envs": 1, "mode": True}, "mode must be an integer"),
+    ({"num_envs": 1, "difficulty": 1.0}, "difficulty must be an integer"),
+    ({"num_envs": 1, "full_action_space": "yes"}, "full_action_space"),
 ])
 def test_bad_constructor_arguments(kwargs, match):
     n = kwargs.pop("num_envs")

@@ -332,9 +332,16 @@ def test_render_without_mode_raises():
 def test_bad_arguments_and_actions():
     for kw in [dict(obs_type="depth"), dict(frameskip=0), dict(frameskip=(5, 2)), dict(frameskip=2.0),
                dict(render_mode="ansi"), dict(mode=3), dict(difficulty=9), dict(sound_obs=1),
-               dict(max_num_frames_per_episode=-1)]:
+               dict(max_num_frames_per_episode=1.5)]:
         with pytest.raises(gym.error.Error):
             cule.AtariEnv("pong", **kw)
+    # A negative frame limit is ALE's "none", as with ale-py's env (its setInt stores it).
+    ref = pytest.importorskip("ale_py").env.AtariEnv("pong", max_num_frames_per_episode=-1, frameskip=50)
+    ours = cule.AtariEnv("pong", max_num_frames_per_episode=-1, frameskip=50)
+    for e in (ref, ours):
+        e.reset(seed=1)
+        assert e.ale.getInt("max_num_frames_per_episode") == -1
+        assert not any(e.step(0)[3] for _ in range(3))   # 150 frames
     with pytest.raises(TypeError):
         cule.AtariEnv("pong", not_an_option=True)
     env = cule.AtariEnv("pong")
@@ -511,6 +518,26 @@ def test_bad_arguments_raise_ale_pys_exception_classes():
     wrong_types = [typed(mode="1"), typed(mode=1.0), typed(difficulty="0"), typed(difficulty=0.0),
                    typed(repeat_action_probability="0.1"), typed(max_num_frames_per_episode=1.5),
                    typed(max_num_frames_per_episode="100")]
+    def vector(**kw):   # the same for the vector env's arguments
+        def call():
+            if ns == "ALE":
+                from ale_py.vector_env import AtariVectorEnv
+            else:
+                from cule import AtariVectorEnv
+            AtariVectorEnv("pong", num_envs=2, **kw).close()
+        call.__name__ = f"vector{kw}"
+        return call
+
+    def vector_seed_past_int32():
+        from ale_py.vector_env import AtariVectorEnv as AleVec
+        env = (AleVec if ns == "ALE" else cule.AtariVectorEnv)("pong", num_envs=2)
+        try:
+            env.reset(seed=2**31)
+        finally:
+            env.close()
+
+    wrong_types += [vector(grayscale=2), vector(full_action_space="yes"), vector(autoreset_mode=3),
+                    vector(stack_num=4.0), vector_seed_past_int32]
     for call in [mode, difficulty, step_past_the_action_space, vector_step_before_reset, fractional_num_envs,
                  *wrong_types]:
         ns = "ALE"
