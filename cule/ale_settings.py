@@ -27,7 +27,7 @@ import re
 import numpy as np
 
 from .atari import _cpp_ostream_float
-from .vector_env import ALERuntimeError
+from .vector_env import ALERuntimeError, ALETypeError
 
 _INT32_MIN, _INT32_MAX = -2**31, 2**31 - 1
 
@@ -93,9 +93,9 @@ def _int_arg(value, method: str) -> int:
     try:
         v = operator.index(value)
     except TypeError:
-        raise TypeError(f"{method}(): value must be an int, got {type(value).__name__} {value!r}") from None
+        raise ALETypeError(f"{method}(): value must be an int, got {type(value).__name__} {value!r}") from None
     if not _INT32_MIN <= v <= _INT32_MAX:
-        raise TypeError(f"{method}(): value {v} does not fit in a C int [{_INT32_MIN}, {_INT32_MAX}]")
+        raise ALETypeError(f"{method}(): value {v} does not fit in a C int [{_INT32_MIN}, {_INT32_MAX}]")
     return v
 
 
@@ -103,7 +103,7 @@ def _float_arg(value, method: str) -> float:
     """A float argument as ale-py's binding takes it (ints, bools, floats, NumPy
     numbers), cast to a C float (overflow gives inf, as the C cast)."""
     if isinstance(value, (str, bytes)) or not hasattr(value, "__float__"):
-        raise TypeError(f"{method}(): value must be a float, got {type(value).__name__} {value!r}")
+        raise ALETypeError(f"{method}(): value must be a float, got {type(value).__name__} {value!r}")
     with np.errstate(over="ignore"):
         return float(np.float32(float(value)))
 
@@ -182,12 +182,12 @@ class AleSettings:
 
     def set_bool(self, key: str, value) -> None:
         if not isinstance(value, bool):
-            raise TypeError(f"setBool(): value must be True or False, got {type(value).__name__} {value!r}")
+            raise ALETypeError(f"setBool(): value must be True or False, got {type(value).__name__} {value!r}")
         self._store("bool", _key(key, "setBool"), value)
 
     def set_string(self, key: str, value) -> None:
         if not isinstance(value, str):
-            raise TypeError(f"setString(): value must be a str, got {type(value).__name__} {value!r}")
+            raise ALETypeError(f"setString(): value must be a str, got {type(value).__name__} {value!r}")
         self._store("string", _key(key, "setString"), value)
 
     def copy(self) -> "AleSettings":
@@ -199,5 +199,5 @@ class AleSettings:
 
 def _key(key, method: str) -> str:
     if not isinstance(key, str):
-        raise TypeError(f"{method}(): key must be a str, got {type(key).__name__} {key!r}")
+        raise ALETypeError(f"{method}(): key must be a str, got {type(key).__name__} {key!r}")
     return key

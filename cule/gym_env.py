@@ -442,7 +442,7 @@ class ConsoleView:
 
         values = {int(m.value) for m in LoggerMode.__members__.values()}
         if not (isinstance(mode, LoggerMode) or (isinstance(mode, int) and int(mode) in values)):
-            raise TypeError(f"setLoggerMode(): mode must be an ale_py.LoggerMode, got "
+            raise ALETypeError(f"setLoggerMode(): mode must be an ale_py.LoggerMode, got "
                             f"{type(mode).__name__} {mode!r}")
 
     def _plan_load(self, rom_file) -> dict:
@@ -508,7 +508,7 @@ def _rom_path_arg(rom_file, method: str) -> str:
     """A ROM path argument as text (str, bytes or os.PathLike, as ale-py's path
     overloads take); TypeError for anything else."""
     if not isinstance(rom_file, (str, bytes, os.PathLike)):
-        raise TypeError(f"{method}(): rom_file must be a str, bytes or os.PathLike path, got "
+        raise ALETypeError(f"{method}(): rom_file must be a str, bytes or os.PathLike path, got "
                         f"{type(rom_file).__name__} {rom_file!r}")
     return os.fsdecode(rom_file)
 
@@ -651,8 +651,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                                 max_num_frames_per_episode=max_num_frames_per_episode, render_mode=render_mode,
                                 sound_obs=sound_obs)
         with _invalid_argument():
-            if not isinstance(sound_obs, (bool, np.bool_)):
-                raise ValueError(f"sound_obs must be True or False, got {sound_obs!r}")
+            if not isinstance(sound_obs, (bool, np.bool_)):   # ale-py's setBool: TypeError
+                raise ALETypeError(f"sound_obs must be True or False, got {sound_obs!r}")
             self.atari = Atari(game, 1, frameskip=1, repeat_action_probability=repeat_action_probability,
                                full_action_space=bool(full_action_space or continuous),
                                max_num_frames_per_episode=max(0, int(max_num_frames_per_episode or 0)), seed=0,

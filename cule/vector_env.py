@@ -32,11 +32,10 @@ Where cule differs from ale-py (facts: ale-py 0.12.1 sources named above):
   - ``xla()`` (JAX) calls the env through ``jax.experimental.io_callback`` instead of
     XLA custom calls: same results (see cule/_xla.py).
   - Continuous actions with a NaN or infinite entry raise ``InvalidArgument`` (ale-py
-    runs them).  Seeds above 2**31 - 1 raise ``ALETypeError`` (an ``InvalidArgument``
-    and a TypeError, as ale-py's ``reset``: pybind11's TypeError; its ``xla()`` wraps
-    them to int32).  A negative seed keeps
-    that env's RNG streams in both, however far below int32 (ale-py's ``xla()`` wraps
-    such a seed to int32 first, its ``reset`` refuses it).
+    runs them).  Seeds outside int32 (also ``seed + j`` of the j-th env reset) raise
+    ``ALETypeError`` (an ``InvalidArgument`` and a TypeError, as ale-py's ``reset``:
+    pybind11's TypeError; its ``xla()`` wraps them to int32).  A negative seed keeps
+    that env's RNG streams in both.
   - Not implemented (clear error): images larger than the screen.
     ``max_num_frames_per_episode`` must be >= 1 or None (no limit); ale-py's 0 (or a
     negative value) would truncate every step.  ``thread_affinity_offset`` is accepted and ignored.
@@ -108,12 +107,14 @@ def _is_int_seed(x) -> bool:
 
 
 def _check_first_seed(s: int, k: int) -> None:
-    """Raises InvalidArgument when ``reset(seed=s)`` of ``k`` envs would seed some env
-    above ``_MAX_SEED`` (the j-th env reset gets ``s + j``)."""
-    if s > _MAX_SEED:   # ale-py's reset: pybind11's TypeError (the int does not fit)
-        raise ALETypeError(f"seed must be at most {_MAX_SEED}, got {s}")
+    """Raises ALETypeError (an InvalidArgument) when ``reset(seed=s)`` of ``k`` envs would
+    seed some env outside int32 (the j-th env reset gets ``s + j``)."""
+    # ale-py's reset: pybind11's TypeError when a seed does not fit its int32 (its C++
+    # seeds env j with seed + j).
+    if not -2**31 <= s <= _MAX_SEED:
+        raise ALETypeError(f"seed must be an int32 (at most {_MAX_SEED}), got {s}")
     if s + max(k - 1, 0) > _MAX_SEED:
-        raise InvalidArgument(f"seed must be at most {_MAX_SEED - max(k - 1, 0)} for {k} envs (the j-th env "
+        raise ALETypeError(f"seed must be at most {_MAX_SEED - max(k - 1, 0)} for {k} envs (the j-th env "
                               f"reset is seeded seed + j, at most {_MAX_SEED}), got {s}")
 
 
@@ -480,7 +481,7 @@ class AtariVectorEnv(VectorEnv):
             if isinstance(mask, torch.Tensor):
                 mask = mask.detach().cpu().numpy()
             if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
-                raise TypeError(f"`reset_mask` must be a boolean numpy array (or bool tensor), got {type(mask)} "
+                raise ALETypeError(f"`reset_mask` must be a boolean numpy array (or bool tensor), got {type(mask)} "
                                 f"with dtype {getattr(mask, 'dtype', None)}")
             if mask.shape != (n,):
                 raise InvalidArgument(f"`reset_mask` must have shape {(n,)}, got {mask.shape}")
@@ -499,16 +500,18 @@ class AtariVectorEnv(VectorEnv):
             if isinstance(seed, torch.Tensor):
                 seed = seed.detach().cpu().numpy()
             if not isinstance(seed, (np.ndarray, list, tuple)):
-                raise TypeError(f"Unsupported seed type {type(seed).__name__}: use None, an int, or one int per "
+                raise ALETypeError(f"Unsupported seed type {type(seed).__name__}: use None, an int, or one int per "
                                 f"sub-environment being reset")
             arr = np.asarray(seed)
             if k and (arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer)):
-                raise TypeError(f"Unsupported seed dtype {arr.dtype}: one integer per sub-environment being reset")
+                raise ALETypeError(f"Unsupported seed dtype {arr.dtype}: one integer per sub-environment being reset")
             if arr.shape != (k,):
                 raise InvalidArgument(f"`seed` must have one integer per sub-environment being reset, expected "
                                       f"shape {(k,)}, got {arr.shape} ({arr.dtype})")
-            if k and arr.max() > _MAX_SEED:
+            if k and arr.max() > _MAX_SEED:   # (ale-py: pybind11's TypeError outside int32)
                 raise ALETypeError(f"seeds must be at most {_MAX_SEED}, got {arr.max()}")
+            if k and arr.min() < -2**31:
+                raise ALETypeError(f"seeds must be at least {-2**31}, got {arr.min()}")
             seeds = np.maximum(arr.astype(np.int64), -1)   # negative: keep that env's RNG streams
         if k != n and not self._has_reset:
             raise InvalidArgument(f"The first reset() must reset every environment (got {k} of {n})")

@@ -66,9 +66,10 @@ def test_settings_table_matches_ale_interface():
             except (RuntimeError, TypeError, ValueError) as e:
                 errors.append(type(e))
         # ale-py: RuntimeError for a key of another type, TypeError for a value of another
-        # type; cule: UnknownSetting (a RuntimeError and a ValueError) and TypeError.
+        # type; cule: UnknownSetting (a RuntimeError and a ValueError) and ALETypeError (a
+        # TypeError and a ValueError).
         assert errors[1] == {None: None, RuntimeError: cule.ale_settings.UnknownSetting,
-                             TypeError: TypeError}[errors[0]], (op, key, value, errors)
+                             TypeError: cule.ALETypeError}[errors[0]], (op, key, value, errors)
         for k in KEYS:
             for g in GETTERS:
                 x, y = getattr(ref, g)(k), getattr(ours, g)(k)

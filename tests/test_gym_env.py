@@ -528,16 +528,24 @@ def test_bad_arguments_raise_ale_pys_exception_classes():
         call.__name__ = f"vector{kw}"
         return call
 
-    def vector_seed_past_int32():
-        from ale_py.vector_env import AtariVectorEnv as AleVec
-        env = (AleVec if ns == "ALE" else cule.AtariVectorEnv)("pong", num_envs=2)
-        try:
-            env.reset(seed=2**31)
-        finally:
-            env.close()
+    def vector_seed(seed):   # a seed outside int32, or env 1's seed + 1
+        def call():
+            from ale_py.vector_env import AtariVectorEnv as AleVec
+            env = (AleVec if ns == "ALE" else cule.AtariVectorEnv)("pong", num_envs=2)
+            try:
+                env.reset(seed=seed)
+            finally:
+                env.close()
+        call.__name__ = f"vector_seed({seed})"
+        return call
 
+    def setting_of_the_wrong_type():
+        (ale_py.ALEInterface() if ns == "ALE" else cule.ALEInterface()).setInt("frame_skip", "2")
+
+    import ale_py
     wrong_types += [vector(grayscale=2), vector(full_action_space="yes"), vector(autoreset_mode=3),
-                    vector(stack_num=4.0), vector_seed_past_int32]
+                    vector(stack_num=4.0), vector_seed(2**31), vector_seed(2**31 - 1), vector_seed(-2**31 - 1),
+                    typed(sound_obs=1), setting_of_the_wrong_type]
     for call in [mode, difficulty, step_past_the_action_space, vector_step_before_reset, fractional_num_envs,
                  *wrong_types]:
         ns = "ALE"
