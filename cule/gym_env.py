@@ -28,7 +28,7 @@ from .human_render import HumanDisplay
 from ._rom_table import ROMS
 from .roms import PADDLE_MAX, PADDLE_MIN, _PADDLE_MAX_OVERRIDE, identify, load_rom
 from .vector_env import (_DIRECTION_ACTIONS, CONTINUOUS_ACTION_TABLE, ALEIndexError, ALERuntimeError, ALETypeError,
-                         InvalidArgument, _invalid_argument, _is_int)
+                         InvalidArgument, _check_real, _invalid_argument, _is_int)
 
 ACTION_NAMES = ["NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
                 "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE", "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE",
@@ -633,14 +633,11 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             raise InvalidArgument(f"Render mode {render_mode} not supported (rgb_array, human).")
         # Arguments of the wrong type: ALETypeError (also a TypeError), as ale-py's
         # setInt / setFloat / setMode / setDifficulty bindings raise TypeError.
-        if max_num_frames_per_episode is not None:
-            if not _is_int(max_num_frames_per_episode):
-                raise ALETypeError(f"max_num_frames_per_episode must be None or an integer, "
-                                   f"got {max_num_frames_per_episode!r}")
-        if _real_number(repeat_action_probability) is None:
-            raise ALETypeError(f"repeat_action_probability must be a number, got {repeat_action_probability!r}")
-        if _real_number(continuous_action_threshold) is None:
-            raise ALETypeError(f"continuous_action_threshold must be a number, got {continuous_action_threshold!r}")
+        if max_num_frames_per_episode is not None and not _is_int(max_num_frames_per_episode):
+            raise ALETypeError(f"max_num_frames_per_episode must be None or an integer, "
+                               f"got {max_num_frames_per_episode!r}")
+        _check_real("repeat_action_probability", repeat_action_probability)
+        _check_real("continuous_action_threshold", continuous_action_threshold)
         if not (isinstance(continuous, (bool, np.bool_)) or (_is_int(continuous) and continuous in (0, 1))):
             raise InvalidArgument(f"continuous must be a bool, got {continuous!r}")
 
@@ -878,22 +875,20 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         processScreen blends the current frame buffer with the previous one, both of
         which the console keeps exact."""
         atari = self.atari
+        h, w = atari.screen_shape
         if not self._colour_averaging:
             if kind == "rgb":
                 return atari.screen_rgb()[0].numpy()
             if kind == "gray":
                 return atari.screen_grayscale()[0].numpy()
-        h, w = atari.screen_shape
-        current = np.empty((1, h, w), np.uint8)
-        atari._batch.screen_index(current)
-        if not self._colour_averaging:
-            return current[0]
-        _, frame_buffers = atari._batch.state_views()
-        fb_bytes = _core.frame_buffer_bytes
-        other = fb_bytes * (1 - atari._batch.debug_state(0)["cur_buf"])
-        previous = frame_buffers[0, other:other + h * w].reshape(h, w)
+            index = np.empty((1, h, w), np.uint8)
+            atari._batch.screen_index(index)
+            return index[0]
+        consoles, frame_buffers = atari._batch.state_views()
+        buffers = frame_buffers[0].reshape(2, _core.frame_buffer_bytes)[:, :h * w].reshape(2, h, w)
+        current = int(consoles[0, _core.console_cur_buf_offset])
         blend, rgb, gray = _colour_averaging_tables(atari.rom.info["display"] == "PAL")
-        index = blend[current[0], previous]
+        index = blend[buffers[current], buffers[1 - current]]
         return index if kind == "index" else rgb[index] if kind == "rgb" else gray[index]
 
     def _get_obs(self):

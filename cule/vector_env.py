@@ -60,7 +60,7 @@ from . import _vector
 from .atari import Atari, _check_digests, _check_memory, _no_cuda_reason, _parse_device, _real_number, _row_digests
 from .cuda_atari import cuda_available, emulated_module
 
-_MAX_SEED = 2**31 - 1
+_MIN_SEED, _MAX_SEED = -2**31, 2**31 - 1   # ale-py's reset takes int32 seeds
 
 
 class InvalidArgument(error.Error, ValueError):
@@ -111,11 +111,11 @@ def _check_first_seed(s: int, k: int) -> None:
     seed some env outside int32 (the j-th env reset gets ``s + j``)."""
     # ale-py's reset: pybind11's TypeError when a seed does not fit its int32 (its C++
     # seeds env j with seed + j).
-    if not -2**31 <= s <= _MAX_SEED:
+    if not _MIN_SEED <= s <= _MAX_SEED:
         raise ALETypeError(f"seed must be an int32 (at most {_MAX_SEED}), got {s}")
     if s + max(k - 1, 0) > _MAX_SEED:
         raise ALETypeError(f"seed must be at most {_MAX_SEED - max(k - 1, 0)} for {k} envs (the j-th env "
-                              f"reset is seeded seed + j, at most {_MAX_SEED}), got {s}")
+                           f"reset is seeded seed + j, at most {_MAX_SEED}), got {s}")
 
 
 def _is_int(x) -> bool:
@@ -131,6 +131,15 @@ def _check_int(name: str, value, low: int, high: Optional[int] = None) -> int:
         rng = f">= {low}" if high is None else f"in [{low}, {high}]"
         raise InvalidArgument(f"{name} must be {rng}, got {v}")
     return v
+
+
+def _check_real(name: str, value) -> float:
+    """A real number argument (a Python / NumPy number or a 0-d array or tensor, not a
+    bool) as a float; ALETypeError otherwise, as ale-py's bindings raise TypeError."""
+    v = _real_number(value)
+    if v is None:
+        raise ALETypeError(f"{name} must be a number, got {value!r}")
+    return float(v)
 
 
 def _check_bool(name: str, value) -> bool:
@@ -330,17 +339,12 @@ class AtariVectorEnv(VectorEnv):
         if max_num_frames_per_episode is not None:
             max_num_frames_per_episode = _check_int("max_num_frames_per_episode", max_num_frames_per_episode, 1,
                                                     2**31 - 1)
-        p = _real_number(repeat_action_probability)
-        if p is None:
-            raise ALETypeError(f"repeat_action_probability must be a number, got {repeat_action_probability!r}")
-        p = float(p)
+        p = _check_real("repeat_action_probability", repeat_action_probability)
         if not 0.0 <= p <= 1.0:
             raise InvalidArgument(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
         full_action_space = _check_bool("full_action_space", full_action_space)
         continuous = _check_bool("continuous", continuous)
-        if _real_number(continuous_action_threshold) is None:
-            raise ALETypeError(f"continuous_action_threshold must be a number, got {continuous_action_threshold!r}")
-        continuous_action_threshold = float(_real_number(continuous_action_threshold))
+        continuous_action_threshold = _check_real("continuous_action_threshold", continuous_action_threshold)
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:
@@ -482,7 +486,7 @@ class AtariVectorEnv(VectorEnv):
                 mask = mask.detach().cpu().numpy()
             if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
                 raise ALETypeError(f"`reset_mask` must be a boolean numpy array (or bool tensor), got {type(mask)} "
-                                f"with dtype {getattr(mask, 'dtype', None)}")
+                                   f"with dtype {getattr(mask, 'dtype', None)}")
             if mask.shape != (n,):
                 raise InvalidArgument(f"`reset_mask` must have shape {(n,)}, got {mask.shape}")
             ids = np.nonzero(mask)[0].astype(np.int64)
@@ -501,7 +505,7 @@ class AtariVectorEnv(VectorEnv):
                 seed = seed.detach().cpu().numpy()
             if not isinstance(seed, (np.ndarray, list, tuple)):
                 raise ALETypeError(f"Unsupported seed type {type(seed).__name__}: use None, an int, or one int per "
-                                f"sub-environment being reset")
+                                   f"sub-environment being reset")
             arr = np.asarray(seed)
             if k and (arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer)):
                 raise ALETypeError(f"Unsupported seed dtype {arr.dtype}: one integer per sub-environment being reset")
@@ -510,8 +514,8 @@ class AtariVectorEnv(VectorEnv):
                                       f"shape {(k,)}, got {arr.shape} ({arr.dtype})")
             if k and arr.max() > _MAX_SEED:   # (ale-py: pybind11's TypeError outside int32)
                 raise ALETypeError(f"seeds must be at most {_MAX_SEED}, got {arr.max()}")
-            if k and arr.min() < -2**31:
-                raise ALETypeError(f"seeds must be at least {-2**31}, got {arr.min()}")
+            if k and arr.min() < _MIN_SEED:
+                raise ALETypeError(f"seeds must be at least {_MIN_SEED}, got {arr.min()}")
             seeds = np.maximum(arr.astype(np.int64), -1)   # negative: keep that env's RNG streams
         if k != n and not self._has_reset:
             raise InvalidArgument(f"The first reset() must reset every environment (got {k} of {n})")

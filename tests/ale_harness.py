@@ -20,8 +20,11 @@ except ImportError:  # pragma: no cover
     HAVE_ALE = False
 
 
-def make_ale(game, seed, p, max_frames=0, mode=None, difficulty=None, frameskip=1, sound=False):
-    ale = ALEInterface()
+def make_ale(game, seed, p, max_frames=0, mode=None, difficulty=None, frameskip=1, sound=False,
+             interface=None):
+    """An ALEInterface with these settings and the game loaded: ale-py's, or `interface`
+    (cule.ALEInterface) for the same calls on cule."""
+    ale = (interface or ALEInterface)()
     ale.setInt("random_seed", seed)
     ale.setFloat("repeat_action_probability", p)
     ale.setInt("max_num_frames_per_episode", max_frames)
@@ -267,6 +270,49 @@ def compare_interfaces(ale, emu, tag):
     ])
 
 
+def replay_calls(game, seed, calls, p=0.0, max_frames=0, frameskip=1):
+    """ale-py's ALEInterface and cule.ALEInterface given the same call list, compared
+    (reward, then compare_interfaces) after every call; a game over after an act resets
+    both (reset_game).  Calls: ("act", action id[, paddle strength]), ("poke", index,
+    value) = setRAM, ("clone", include_rng), ("restore", k) = the k-th clone, ("reset",)
+    and ("mode", mode, difficulty).  Returns (the first difference or None, the number
+    of game overs)."""
+    from ale_py import Action
+
+    pair = [make_ale(game, seed, p, max_frames, frameskip=frameskip, interface=i) for i in (None, cule.ALEInterface)]
+    snaps = ([], [])
+    game_overs = 0
+    for t, call in enumerate(calls):
+        op, rewards = call[0], []
+        for a, kept in zip(pair, snaps):
+            if op == "act":
+                rewards.append(a.act(Action(call[1]), *call[2:]))
+            elif op == "poke":
+                a.setRAM(call[1], call[2])
+            elif op == "clone":
+                kept.append(a.cloneState(include_rng=call[1]))
+            elif op == "restore":
+                a.restoreState(kept[call[1]])
+            elif op == "reset":
+                a.reset_game()
+            elif op == "mode":
+                a.setMode(call[1])
+                a.setDifficulty(call[2])
+            else:
+                raise ValueError(f"unknown call {call!r}")
+        tag = f"call {t} {call}"
+        if rewards and rewards[0] != rewards[1]:
+            return f"{tag}: reward ale={rewards[0]} cule={rewards[1]}", game_overs
+        err = compare_interfaces(*pair, tag)
+        if err:
+            return err, game_overs
+        if op == "act" and pair[0].game_over():
+            game_overs += 1
+            for a in pair:
+                a.reset_game()
+    return None, game_overs
+
+
 def explore_cell(gray):
     """Go-Explore's cell of a 210-row grayscale screen (Ecoffet et al., 2021): the screen
     averaged over 8 x 10 blocks (26 rows x 16 columns each, the last 2 rows dropped) and
@@ -303,12 +349,7 @@ def run_explore_lockstep(game, frames, seed=0, p=0.25, frameskip=4, max_frames=1
     import cule
 
     ale = make_ale(game, seed, p, max_frames, frameskip=frameskip)
-    emu = cule.ALEInterface()
-    emu.setInt("random_seed", seed)
-    emu.setFloat("repeat_action_probability", p)
-    emu.setInt("max_num_frames_per_episode", max_frames)
-    emu.setInt("frame_skip", frameskip)
-    emu.loadROM(roms.get_rom_path(game))
+    emu = make_ale(game, seed, p, max_frames, frameskip=frameskip, interface=cule.ALEInterface)
     rng = np.random.default_rng(seed)
     actions = list(ale.getMinimalActionSet())
     stats = {"frames": 0, "acts": 0, "rounds": 0, "cells": 0, "best_score": 0, "deepest_frame": 0, "game_overs": 0}

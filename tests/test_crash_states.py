@@ -25,7 +25,7 @@ import pytest
 import torch
 
 import cule
-from ale_harness import HAVE_ALE, compare_state, make_ale
+from ale_harness import HAVE_ALE, compare_state, make_ale, replay_calls
 
 need_ale = pytest.mark.skipif(not HAVE_ALE, reason="ale-py not installed")
 
@@ -124,19 +124,13 @@ def test_restore_state_leaves_ram_byte_0x7f_on_the_data_bus():
     # $02 follows; with 0 or $40 it is BRK again, and the loop goes on.  Two setRAMs put
     # those on the bus, one before the snapshot and one before the restore; restoreState
     # then puts the restored RAM's byte 0x7F on it (processRAM).
-    from ale_py import Action, roms
+    from ale_py import Action
     seed, text = CASES["name_this_game"]
     seq = frames_of(text)
     cut = max(i for i, c in enumerate(seq) if c[0] == "poke") + 2
     ales = []
-    for mod in (cule, None):
-        if mod is None:
-            a = make_ale("name_this_game", seed, 0.25, max_frames=3000)
-        else:
-            a = cule.ALEInterface()
-            a.setInt("random_seed", seed)
-            a.setInt("max_num_frames_per_episode", 3000)
-            a.loadROM(roms.get_rom_path("name_this_game"))
+    for interface in (cule.ALEInterface, None):
+        a = make_ale("name_this_game", seed, 0.25, max_frames=3000, interface=interface)
         for call in seq[:cut]:
             if call[0] == "poke":
                 a.setRAM(call[1], call[2])
@@ -197,32 +191,6 @@ def test_the_fuzz_script_reports_matches_and_differences(monkeypatch):
 RESTORE_FUZZ = Path(__file__).resolve().parent / "data" / "restore_fuzz"
 
 
-def _replay(ale):
-    """Runs one call of a restore-fuzz case (tests/data/restore_fuzz/*.json) on `ale`."""
-    from ale_py import Action
-    snaps = []
-
-    def run(call):
-        op = call[0]
-        if op == "act":
-            return ale.act(Action(call[1]), call[2])
-        if op == "poke":
-            ale.setRAM(call[1], call[2])
-        elif op == "clone":
-            snaps.append(ale.cloneState(include_rng=call[1]))
-        elif op == "restore":
-            ale.restoreState(snaps[call[1]])
-        elif op == "reset":
-            ale.reset_game()
-        elif op == "mode":
-            ale.setMode(call[1])
-            ale.setDifficulty(call[2])
-        else:
-            raise ValueError(op)
-        return None
-    return run
-
-
 @need_ale
 @pytest.mark.parametrize("case", sorted(p.stem for p in RESTORE_FUZZ.glob("*.json")))
 def test_restore_fuzz_cases_match_ale(case):
@@ -234,27 +202,6 @@ def test_restore_fuzz_cases_match_ale(case):
     # JSON: game, seed, fs (frame_skip), sticky, maxf (max_num_frames_per_episode) and
     # calls: ["act", id, paddle strength], ["poke", index, value], ["clone",
     # include_rng], ["restore", k] (the k-th clone), ["reset"], ["mode", mode, difficulty].
-    from ale_py import roms
     d = json.loads((RESTORE_FUZZ / f"{case}.json").read_text())
-    pair = []
-    for make in (cule.ALEInterface, None):
-        a = make() if make else make_ale(d["game"], d["seed"], d["sticky"], max_frames=d["maxf"], frameskip=d["fs"])
-        if make:
-            a.setInt("random_seed", d["seed"])
-            a.setInt("frame_skip", d["fs"])
-            a.setFloat("repeat_action_probability", d["sticky"])
-            a.setInt("max_num_frames_per_episode", d["maxf"])
-            a.loadROM(roms.get_rom_path(d["game"]))
-        pair.append(a)
-    ours, ale = pair
-    run_ours, run_ale = _replay(ours), _replay(ale)
-    for t, call in enumerate(d["calls"]):
-        assert run_ours(call) == run_ale(call), f"call {t} {call}: reward"
-        assert np.array_equal(ours.getRAM(), ale.getRAM()), f"call {t} {call}: RAM"
-        assert np.array_equal(ours.getScreenRGB(), ale.getScreenRGB()), f"call {t} {call}: screen"
-        got = (ours.game_over(), ours.lives(), ours.getFrameNumber(), ours.getEpisodeFrameNumber())
-        assert got == (ale.game_over(), ale.lives(), ale.getFrameNumber(), ale.getEpisodeFrameNumber()), \
-            f"call {t} {call}"
-        if call[0] == "act" and ale.game_over():
-            ours.reset_game()
-            ale.reset_game()
+    err, _ = replay_calls(d["game"], d["seed"], d["calls"], d["sticky"], d["maxf"], d["fs"])
+    assert err is None, err

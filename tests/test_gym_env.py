@@ -540,9 +540,9 @@ def test_bad_arguments_raise_ale_pys_exception_classes():
         return call
 
     def setting_of_the_wrong_type():
+        import ale_py
         (ale_py.ALEInterface() if ns == "ALE" else cule.ALEInterface()).setInt("frame_skip", "2")
 
-    import ale_py
     wrong_types += [vector(grayscale=2), vector(full_action_space="yes"), vector(autoreset_mode=3),
                     vector(stack_num=4.0), vector_seed(2**31), vector_seed(2**31 - 1), vector_seed(-2**31 - 1),
                     typed(sound_obs=1), setting_of_the_wrong_type]
