@@ -21,6 +21,7 @@ constexpr uint32_t kSystemRandomSeed = 4753849;   // ALE's system_random_seed
 constexpr int kPaddleDelta = 23000;               // ALE PADDLE_DELTA per frame
 
 constexpr int32_t kRenderAll = 0x7fffffff;
+constexpr int32_t kNoLivesLimit = -0x7fffffff - 1;   // EnvParams::max_lives when off
 
 // The batch-wide ALE settings act() and reset_game() depend on.
 struct EnvParams {
@@ -31,6 +32,10 @@ struct EnvParams {
   // an observation); the others only emulate (collisions included).  kRenderAll draws
   // every frame, 0 none.  See ale_act_observed for how exactness is kept.
   int32_t render_last = kRenderAll;
+  // ALE truncate_on_loss_of_life: the episode is truncated once the game's lives() is
+  // below this, ALE's m_max_lives (lives() of the game's RomSettings as constructed,
+  // game_initial_lives).  kNoLivesLimit: the setting is off (ALE's default).
+  int32_t max_lives = kNoLivesLimit;
 };
 
 // Joystick directions and fire an action presses: bit 0 up, 1 down, 2 left, 3 right, 4 fire.
@@ -226,8 +231,26 @@ CULE_BIG void ale_power_on(Machine& m, uint32_t env_seed, uint16_t mode, uint8_t
   c.action_a = A_NOOP;
 }
 
-CULE_HD bool ale_truncated(const Console& c, int32_t max_frames) {
-  return max_frames > 0 && c.episode_frame_number >= max_frames;
+// StellaEnvironment::isGameTruncated: the frame limit reached, or (with
+// truncate_on_loss_of_life) fewer lives than the game starts with.  Judged afresh at
+// every query in ALE, from the episode frame number and the RomSettings' last step.
+CULE_HD bool ale_truncated(const Console& c, const GameConfig& g, const EnvParams& p) {
+  if (p.max_frames > 0 && c.episode_frame_number >= p.max_frames) return true;
+  return p.max_lives != kNoLivesLimit && game_lives(c, g.game_id) < p.max_lives;
+}
+
+// ALE's m_max_lives for a game: lives() of its RomSettings as the constructor leaves
+// them (ALE 0.12.1: every constructor calls reset(), except Freeway's, whose lives()
+// is constant).  Atlantis2Settings::reset leaves m_lives uninitialised; ALE's
+// prototype objects are allocated at start-up, where it reads 0, and so does this
+// zero-filled console's.  Host only (a Console on the heap).
+inline int32_t game_initial_lives(uint8_t game_id) {
+  Console* c = new Console();
+  memset((void*)c, 0, sizeof(Console));
+  game_reset(*c, game_id);
+  const int32_t lives = game_lives(*c, game_id);
+  delete c;
+  return lives;
 }
 
 // ALEState::applyActionPaddles's step for a paddle strength: int(+-PADDLE_DELTA *
@@ -259,8 +282,8 @@ CULE_HD void ale_sticky_draws(Console& c, uint8_t action, float strength, float&
 }
 
 // Whether act() skips its frames: the episode is over (terminal or truncated).
-CULE_HD bool ale_act_skips(const Console& c, const EnvParams& p) {
-  return c.game.terminal || ale_truncated(c, p.max_frames);
+CULE_HD bool ale_act_skips(const Console& c, const GameConfig& g, const EnvParams& p) {
+  return c.game.terminal || ale_truncated(c, g, p);
 }
 
 // The rest of an act() frame that is not skipped: the sticky action applied, one frame
@@ -286,12 +309,12 @@ CULE_HD int32_t ale_act_strength(Machine& m, uint8_t action, float strength, flo
   int32_t total = 0;
   for (int i = 0; i < p.frameskip; ++i) {
     ale_sticky_draws(c, action, strength, sticky, p);
-    if (ale_act_skips(c, p)) continue;
+    if (ale_act_skips(c, m.g, p)) continue;
     if (set_render)
       c.tia.render = (p.frameskip - i <= p.render_last) ? (p.render_last >= p.frameskip ? 1 : 2) : 0;
     total += ale_act_frame(m, sticky);
   }
-  c.truncated = ale_truncated(c, p.max_frames) ? 1 : 0;
+  c.truncated = ale_truncated(c, m.g, p) ? 1 : 0;
   return total;
 }
 
@@ -405,14 +428,12 @@ CULE_HD void ale_set(Console& c, int32_t what, int32_t index, int32_t value) {
 //     other mappers' load() re-selects the saved bank.)
 //
 // dst is the console before the restore; it becomes the restored one (with truncation
-// judged by max_frames, the restoring env's max_num_frames_per_episode).  The frame
-// buffers are the caller's: ALE's stay as they were, so the caller keeps them.
+// judged by p, the restoring env's max_num_frames_per_episode and lives limit).  The
+// frame buffers are the caller's: ALE's stay as they were, so the caller keeps them.
 CULE_HD void ale_restore_state(Console& dst, const Console& snap, const GameConfig& g, bool include_rng,
-                               int32_t max_frames) {
+                               const EnvParams& p) {
   const Console was = dst;
   dst = snap;
-  // ALE derives truncation from the restored episode frame number and its own limit.
-  dst.truncated = ale_truncated(dst, max_frames) ? 1 : 0;
   dst.action_a = was.action_a;
   dst.in = was.in;
   dst.riot.swchb = was.riot.swchb;
@@ -455,6 +476,9 @@ CULE_HD void ale_restore_state(Console& dst, const Console& snap, const GameConf
     }
     default: break;
   }
+  // ALE derives truncation from the restored episode frame number and RomSettings, and
+  // its own limits.
+  dst.truncated = ale_truncated(dst, g, p) ? 1 : 0;
 }
 
 // ---- the reset_game memo ----------------------------------------------------------
@@ -509,7 +533,7 @@ struct ResetMemoSlot {
   int32_t start_skipped;     // noop-start frames taken from its start memo (below)
   int32_t start_run;         // ... and emulated, by the walks that began at its end state
   int32_t frame_delta;       // frame_number's increase from the checkpoint to the end
-  int32_t frameskip, max_frames, render_last;
+  int32_t frameskip, max_frames, render_last, max_lives;
   float repeat_p;
   Console key;               // the recording reset's console at the checkpoint
   Console result;            // ... and at the end
@@ -599,7 +623,7 @@ CULE_HD uint8_t memo_exact_rel(uint8_t fb_exact, uint8_t cur) {
 
 CULE_HD bool memo_params_equal(const ResetMemoSlot& s, const EnvParams& p) {
   return s.frameskip == p.frameskip && s.max_frames == p.max_frames && s.render_last == p.render_last &&
-         s.repeat_p == p.repeat_p;
+         s.repeat_p == p.repeat_p && s.max_lives == p.max_lives;
 }
 
 // Whether the console (at the checkpoint) and its frame buffers equal the slot's key.
@@ -683,6 +707,7 @@ CULE_BIG ResetMemoSlot* memo_start(Machine& m, const EnvParams& p) {
     s.max_frames = p.max_frames;
     s.render_last = p.render_last;
     s.repeat_p = p.repeat_p;
+    s.max_lives = p.max_lives;
     s.key = m.c;
     for (int b = 0; b < 2 * kFrameBufferBytes; ++b) s.key_fbs[b] = m.fbs[b];
     return &s;
@@ -713,8 +738,8 @@ CULE_BIG void memo_finish(Machine& m, ResetMemoSlot& s) {
   m.memo_slot = index;
 }
 
-// StellaEnvironment::reset() = ALEInterface::reset_game().
-CULE_BIG void ale_reset_game(Machine& m, const EnvParams& params) {
+// StellaEnvironment::reset()'s emulation (ale_reset_game below).
+CULE_BIG void ale_reset_game_frames(Machine& m, const EnvParams& params) {
   Console& c = m.c;
   EnvParams p = params;          // every frame of a reset is drawn (none if none are)
   p.render_last = params.render_last == 0 ? 0 : kRenderAll;
@@ -747,6 +772,16 @@ CULE_BIG void ale_reset_game(Machine& m, const EnvParams& params) {
   if (recording) memo_finish(m, *recording);
 }
 
+// StellaEnvironment::reset() = ALEInterface::reset_game().  Truncation is judged at
+// the end, as ALE judges it at any query: the mode selection's acts count episode
+// frames (a frame limit below them truncates the new episode at once), and with
+// truncate_on_loss_of_life the game's lives() after the reset may already be below
+// its initial count.
+CULE_BIG void ale_reset_game(Machine& m, const EnvParams& params) {
+  ale_reset_game_frames(m, params);
+  m.c.truncated = ale_truncated(m.c, m.g, params) ? 1 : 0;
+}
+
 
 // ---- the noop-start memo ----------------------------------------------------------
 //
@@ -776,11 +811,11 @@ struct StartWalk {
 };
 
 // A walk from the end of the reset_game just run (none if it ended on no slot, or the
-// frames would count towards a frame limit).
+// frames would count towards a frame or lives limit).
 CULE_HD StartWalk start_walk_begin(const Machine& m, const EnvParams& p) {
   StartWalk w;
-  if (m.memo && m.memo->start && m.memo_slot >= 0 && !ale_act_skips(m.c, p) && p.max_frames == 0 &&
-      m.c.tia.cur_buf <= 1) {
+  if (m.memo && m.memo->start && m.memo_slot >= 0 && !ale_act_skips(m.c, m.g, p) && p.max_frames == 0 &&
+      p.max_lives == kNoLivesLimit && m.c.tia.cur_buf <= 1) {
     w.origin = w.slot = m.memo_slot;
     w.start_cur = m.c.tia.cur_buf;
     w.start_frame = m.c.frame_number;
@@ -825,8 +860,8 @@ CULE_BIG void start_walk_frame(Machine& m, StartWalk& w, uint8_t action, float& 
     start_walk_settle(m, w);
     c.action_a = drawn;
   }
-  if (ale_act_skips(c, p)) {
-    c.truncated = ale_truncated(c, p.max_frames) ? 1 : 0;
+  if (ale_act_skips(c, m.g, p)) {
+    c.truncated = ale_truncated(c, m.g, p) ? 1 : 0;
     w.slot = -1;
     return;
   }
@@ -836,7 +871,7 @@ CULE_BIG void start_walk_frame(Machine& m, StartWalk& w, uint8_t action, float& 
   // multiple of 624 numbers would slip past them).
   const uint32_t sys_draws = c.sys_rng.index, env_draws = c.env_rng.index;
   (void)ale_act_frame(m, sticky);
-  c.truncated = ale_truncated(c, p.max_frames) ? 1 : 0;
+  c.truncated = ale_truncated(c, m.g, p) ? 1 : 0;
   ++w.run;
   if (record) {
     if (c.game.terminal || c.sys_rng.index != sys_draws || c.env_rng.index != env_draws || c.tia.cur_buf > 1) {

@@ -16,6 +16,14 @@ namespace py = pybind11;
 using namespace cule;
 
 
+// EnvParams from the bindings' arguments (max_lives: kNoLivesLimit when
+// truncate_on_loss_of_life is off).
+static EnvParams ale_params(int frameskip, float p, int32_t max_frames, int32_t max_lives) {
+  EnvParams e{frameskip, p, max_frames};
+  e.max_lives = max_lives;
+  return e;
+}
+
 PYBIND11_MODULE(_core, m) {
   m.doc() = "cule native core: the batched Atari 2600 emulator (CPU backend)";
   m.attr("console_state_bytes") = (int)sizeof(Console);
@@ -24,7 +32,8 @@ PYBIND11_MODULE(_core, m) {
   m.attr("console_cur_buf_offset") = (int)(offsetof(Console, tia) + offsetof(TiaState, cur_buf));
   m.def(
       "ale_restore_rows",
-      [](py::array& now, const py::array& snap, const py::dict& cfg, bool include_rng, int32_t max_frames) {
+      [](py::array& now, const py::array& snap, const py::dict& cfg, bool include_rng, int32_t max_frames,
+         int32_t max_lives) {
         if (now.ndim() != 2 || snap.ndim() != 2 || now.shape(0) != snap.shape(0) ||
             now.shape(1) != (py::ssize_t)sizeof(Console) || snap.shape(1) != (py::ssize_t)sizeof(Console))
           throw std::invalid_argument("ale_restore_rows: two uint8 [k, console_state_bytes] arrays");
@@ -32,18 +41,30 @@ PYBIND11_MODULE(_core, m) {
         uint8_t* dst = writable<uint8_t>(now, "now", k * sizeof(Console));
         const uint8_t* src = readable<uint8_t>(snap, "snap", k * sizeof(Console));
         const GameConfig g = config_from_dict(cfg);
+        const EnvParams prm = ale_params(1, 0.0f, max_frames, max_lives);
         for (size_t i = 0; i < k; ++i) {
           Console c, s;
           std::memcpy(&c, dst + i * sizeof(Console), sizeof(Console));
           std::memcpy(&s, src + i * sizeof(Console), sizeof(Console));
-          ale_restore_state(c, s, g, include_rng, max_frames);
+          ale_restore_state(c, s, g, include_rng, prm);
           std::memcpy(dst + i * sizeof(Console), &c, sizeof(Console));
         }
       },
       py::arg("now"), py::arg("snap"), py::arg("cfg"), py::arg("include_rng"), py::arg("max_frames"),
+      py::arg("max_lives"),
       "Rows `now` (consoles as they are) become what ALE 0.12.1's restoreState of the rows "
       "`snap` makes of them (ale_env.hpp, ale_restore_state); in place");
   m.attr("cuda") = false;
+  m.attr("NO_LIVES_LIMIT") = kNoLivesLimit;
+  m.def(
+      "initial_lives",
+      [](int game_id) {
+        if (game_id < 0 || game_id > 255) throw std::invalid_argument("game id out of range");
+        return game_initial_lives((uint8_t)game_id);
+      },
+      py::arg("game_id"),
+      "ALE's m_max_lives for a game: lives() of its RomSettings as constructed (the limit of "
+      "truncate_on_loss_of_life)");
   m.def(
       "palette_lut",
       [](bool pal) {
@@ -96,13 +117,13 @@ PYBIND11_MODULE(_core, m) {
            "The noop-start memo per reset_game memo slot, as (frames taken from recorded nodes, frames "
            "emulated) by the vector env's FIRE / noop starts that began at the slot's end state; [] when off")
       .def("load", [](CpuBatch& b, const py::array& seeds, const py::array& modes, const py::array& diffs,
-                      int frameskip, float p, int32_t max_frames) {
+                      int frameskip, float p, int32_t max_frames, int32_t max_lives) {
         size_t n = (size_t)b.num_envs();
         const uint32_t* s = readable<uint32_t>(seeds, "seeds", n);
         const uint16_t* mo = readable<uint16_t>(modes, "modes", n);
         const uint8_t* di = readable<uint8_t>(diffs, "difficulties", n);
         py::gil_scoped_release nogil;
-        b.load(s, mo, di, EnvParams{frameskip, p, max_frames});
+        b.load(s, mo, di, ale_params(frameskip, p, max_frames, max_lives));
       })
       .def("set", [](CpuBatch& b, const py::array& ids, int32_t what, int32_t index, const py::array& values) {
         // ALE setRAM (what 0, RAM byte index) / setMode (1) / setDifficulty (2); the caller
@@ -115,27 +136,30 @@ PYBIND11_MODULE(_core, m) {
         if (what < 0 || what > 2 || index < 0 || index > 127) throw std::out_of_range("set: bad field");
         b.set(p_ids, (int)k, what, index, v);
       }, py::arg("env_ids"), py::arg("what"), py::arg("index"), py::arg("values"))
-      .def("reset", [](CpuBatch& b, const py::array& ids, int frameskip, float p, int32_t max_frames) {
+      .def("reset", [](CpuBatch& b, const py::array& ids, int frameskip, float p, int32_t max_frames,
+                       int32_t max_lives) {
         const float pr = p;
         const int64_t* p_ids = readable<int64_t>(ids, "env_ids", (size_t)ids.size());
         int count = (int)ids.size();
         for (int k = 0; k < count; ++k)
           if (p_ids[k] < 0 || p_ids[k] >= b.num_envs()) throw std::out_of_range("env id out of range");
         py::gil_scoped_release nogil;
-        b.reset(p_ids, count, EnvParams{frameskip, pr, max_frames});
+        b.reset(p_ids, count, ale_params(frameskip, pr, max_frames, max_lives));
       })
-      .def("act", [](CpuBatch& b, const py::array& actions, py::array& rewards, int frameskip, float p, int32_t max_frames) {
+      .def("act", [](CpuBatch& b, const py::array& actions, py::array& rewards, int frameskip, float p,
+                     int32_t max_frames, int32_t max_lives) {
         size_t n = (size_t)b.num_envs();
         const uint8_t* a = readable<uint8_t>(actions, "actions", n);
         int32_t* r = writable<int32_t>(rewards, "rewards", n);
         py::gil_scoped_release nogil;
-        b.act(a, r, EnvParams{frameskip, p, max_frames});
+        b.act(a, r, ale_params(frameskip, p, max_frames, max_lives));
       })
       // The common act() call in one step: actions as any 1-D integer array (a
       // zero-copy view of the caller's tensor), a new int32 rewards array returned.
       // Returns None, having run nothing, when the actions need the full checks (the
       // Python side then raises the precise error or converts them).
-      .def("act_fast", [](CpuBatch& b, const py::array& actions, int frameskip, float p, int32_t max_frames) -> py::object {
+      .def("act_fast", [](CpuBatch& b, const py::array& actions, int frameskip, float p, int32_t max_frames,
+                          int32_t max_lives) -> py::object {
         const size_t n = (size_t)b.num_envs();
         if (actions.ndim() != 1 || (size_t)actions.shape(0) != n) return py::none();
         const py::dtype dt = actions.dtype();
@@ -170,7 +194,7 @@ PYBIND11_MODULE(_core, m) {
         int32_t* r = rewards.mutable_data();
         {
           py::gil_scoped_release nogil;
-          b.act(a.data(), r, EnvParams{frameskip, p, max_frames});
+          b.act(a.data(), r, ale_params(frameskip, p, max_frames, max_lives));
         }
         return std::move(rewards);
       })

@@ -474,6 +474,7 @@ size_t CudaBatch::start_memo_bytes() { return sizeof(StartNodes); }
 static EnvParams to_params(const EnvParamsHost& p, int render_last) {
   EnvParams e{p.frameskip, p.repeat_p, p.max_frames};
   e.render_last = render_last;
+  e.max_lives = p.max_lives;
   return e;
 }
 

@@ -19,6 +19,7 @@ struct EnvParamsHost {
   int32_t frameskip;
   float repeat_p;
   int32_t max_frames;
+  int32_t max_lives;   // EnvParams::max_lives (kNoLivesLimit: truncate_on_loss_of_life off)
 };
 
 class CudaBatch {

@@ -49,11 +49,11 @@ CULE_PYBIND11_MODULE(CULE_CUDA_MODULE, m) {
       .def("load", [](CudaBatch& b, py::array_t<uint32_t, py::array::c_style | py::array::forcecast> seeds,
                       py::array_t<uint16_t, py::array::c_style | py::array::forcecast> modes,
                       py::array_t<uint8_t, py::array::c_style | py::array::forcecast> diffs, int frameskip, float p,
-                      int32_t max_frames, uintptr_t stream) {
+                      int32_t max_frames, int32_t max_lives, uintptr_t stream) {
         if (seeds.size() != b.num_envs() || modes.size() != b.num_envs() || diffs.size() != b.num_envs())
           throw std::invalid_argument("load: one seed, mode and difficulty per env");
         py::gil_scoped_release nogil;
-        b.load(seeds.data(), modes.data(), diffs.data(), EnvParamsHost{frameskip, p, max_frames}, stream);
+        b.load(seeds.data(), modes.data(), diffs.data(), EnvParamsHost{frameskip, p, max_frames, max_lives}, stream);
       })
       .def("set_masked", [](CudaBatch& b, uintptr_t mask, int32_t what, int32_t index, uintptr_t values,
                             uintptr_t stream) {
@@ -61,11 +61,13 @@ CULE_PYBIND11_MODULE(CULE_CUDA_MODULE, m) {
         b.set_masked(mask, what, index, values, stream);
       })
       .def("reset_masked", [](CudaBatch& b, uintptr_t mask, int frameskip, float p, int32_t max_frames,
-                              uintptr_t stream) {
-        b.reset_masked(mask, EnvParamsHost{frameskip, p, max_frames}, stream);
+                              int32_t max_lives, uintptr_t stream) {
+        b.reset_masked(mask, EnvParamsHost{frameskip, p, max_frames, max_lives}, stream);
       })
-      .def("act", [](CudaBatch& b, uintptr_t actions, uintptr_t rewards, uintptr_t bad, int frameskip, float p, int32_t max_frames,
-                     uintptr_t stream) { b.act(actions, rewards, bad, EnvParamsHost{frameskip, p, max_frames}, stream); })
+      .def("act", [](CudaBatch& b, uintptr_t actions, uintptr_t rewards, uintptr_t bad, int frameskip, float p,
+                     int32_t max_frames, int32_t max_lives, uintptr_t stream) {
+        b.act(actions, rewards, bad, EnvParamsHost{frameskip, p, max_frames, max_lives}, stream);
+      })
       .def_property("render_last", &CudaBatch::render_last, &CudaBatch::set_render_last)
       .def("set_audio", &CudaBatch::set_audio)
       .def("read_ram", &CudaBatch::read_ram)

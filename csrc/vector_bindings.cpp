@@ -138,7 +138,8 @@ PYBIND11_MODULE(_vector, m) {
       });
 
   m.def("act_with_strength", [](CpuBatch& b, const py::array& actions, const py::array& strengths,
-                                py::array& sticky, py::array& rewards, int frameskip, float p, int32_t max_frames) {
+                                py::array& sticky, py::array& rewards, int frameskip, float p, int32_t max_frames,
+                                int32_t max_lives) {
         // ALE act(action, paddle_strength) on every console of the batch (serially), for
         // cule.AtariEnv's continuous actions.  sticky: ALE's m_paddle_a_strength per env.
         const size_t n = (size_t)b.num_envs();
@@ -147,7 +148,8 @@ PYBIND11_MODULE(_vector, m) {
         float* st = out_array<float>(sticky, "sticky", n);
         int32_t* r = out_array<int32_t>(rewards, "rewards", n);
         for (size_t i = 0; i < n; ++i) if (a[i] >= A_NUM_ACTIONS) throw std::out_of_range("action id out of range");
-        const EnvParams prm{frameskip, p, max_frames};
+        EnvParams prm{frameskip, p, max_frames};
+        prm.max_lives = max_lives;
         py::gil_scoped_release nogil;
         for (size_t i = 0; i < n; ++i) {
           Machine m = b.machine((int)i);

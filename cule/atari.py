@@ -230,6 +230,12 @@ class Atari:
             set.
         max_num_frames_per_episode: truncate an episode after this many frames
             (0: never), as ALE's setting of that name.
+        truncate_on_loss_of_life: ALE's setting of that name: an episode is truncated
+            (``truncated`` True, later ``act`` calls emulate nothing) once the game's
+            ``lives`` is below the lives its ALE RomSettings start with (ALE 0.12.1
+            StellaEnvironment::isGameTruncated; ``initial_lives``).  Judged after every
+            frame, ``reset`` and ALE-semantics ``restore_state``: a game whose lives
+            after ``reset`` are already below that count starts truncated, as in ALE.
         mode, difficulty: game mode and difficulty switches; must be ones the game
             offers.  None keeps ALE's defaults (ALE 0.12.1 RomSettings).  Given, they are
             applied as ``setMode``/``setDifficulty`` followed by ``reset_game`` after the
@@ -264,7 +270,10 @@ class Atari:
             for PAL ROMs, 214 / 230 / 220 for carnival / journey_escape / pooyan.
         repeat_action_probability (float): the value in use (ALE keeps a 32-bit float).
         seeds: what the batch was seeded with (the ``seed`` argument as resolved).
-        num_envs, frameskip, max_num_frames_per_episode, mode, difficulty, device: as given.
+        initial_lives (int): the game's lives as its ALE RomSettings are constructed
+            (ALE's ``m_max_lives``, the limit of ``truncate_on_loss_of_life``).
+        num_envs, frameskip, max_num_frames_per_episode, truncate_on_loss_of_life, mode,
+            difficulty, device: as given.
 
     Raises:
         ValueError: unknown or unsupported game, unreadable or unknown ROM file, or
@@ -273,7 +282,8 @@ class Atari:
 
     def __init__(self, game: Union[str, os.PathLike], num_envs: int, *, device: Union[str, torch.device] = "cpu",
                  frameskip: int = 1, repeat_action_probability: float = 0.25, full_action_space: bool = False,
-                 max_num_frames_per_episode: int = 0, mode: Optional[int] = None,
+                 max_num_frames_per_episode: int = 0, truncate_on_loss_of_life: bool = False,
+                 mode: Optional[int] = None,
                  difficulty: Optional[int] = None, seed: Union[None, int, Sequence[int]] = None,
                  num_threads: Optional[int] = None, render: bool = True, sound: bool = False,
                  _emulate_cuda: bool = False, _paddle_range: Optional[tuple] = None):
@@ -334,6 +344,8 @@ class Atari:
             raise ValueError(f"full_action_space must be True or False, got {full_action_space!r}")
         if not isinstance(sound, (bool, np.bool_)):
             raise ValueError(f"sound must be True or False, got {sound!r}")
+        if not isinstance(truncate_on_loss_of_life, (bool, np.bool_)):
+            raise ValueError(f"truncate_on_loss_of_life must be True or False, got {truncate_on_loss_of_life!r}")
         seeds = self._seeds(seed, num_envs)
 
         self.game = self.rom.game
@@ -343,6 +355,7 @@ class Atari:
         self.repeat_action_probability = ale_float(p)
         self.full_action_space = bool(full_action_space)
         self.max_num_frames_per_episode = int(max_num_frames_per_episode)
+        self.truncate_on_loss_of_life = bool(truncate_on_loss_of_life)
         self.mode = int(mode)
         self.difficulty = int(difficulty)
         self.seeds = seeds
@@ -356,6 +369,7 @@ class Atari:
         # samples after its last frame (ALE's frame_skip = this batch's frameskip).
         cfg["sound"] = bool(sound)
         self._cfg = cfg
+        self.initial_lives = int(_core.initial_lives(cfg["game_id"]))
         ids = _core.legal_actions(cfg["game_id"]) if self.full_action_space else list(info["minimal_actions"])
         self.action_set = torch.tensor(ids, dtype=torch.int64)
         self._cuda = None
@@ -416,7 +430,10 @@ class Atari:
         return arr.astype(np.int64)
 
     def _params(self):
-        return self.frameskip, self.repeat_action_probability, self.max_num_frames_per_episode
+        """The backends' EnvParams: (frameskip, repeat_action_probability,
+        max_num_frames_per_episode, the lives limit or _core.NO_LIVES_LIMIT)."""
+        max_lives = self.initial_lives if self.truncate_on_loss_of_life else _core.NO_LIVES_LIMIT
+        return self.frameskip, self.repeat_action_probability, self.max_num_frames_per_episode, max_lives
 
     # ---- stepping ----
 
@@ -722,7 +739,8 @@ class Atari:
         cloned with ``include_rng``; a few fields come back altered (the DPC's
         fractional clocks in pitfall2, five of miniature_golf's variables) or not at all
         (a flag in chopper_command and demon_attack, atlantis2's lives).
-        ALE also judges truncation by the restoring env's max_num_frames_per_episode.
+        ALE also judges truncation by the restoring env's max_num_frames_per_episode
+        and truncate_on_loss_of_life.
         ``ale_semantics=True`` restores exactly as ALE does, that included (csrc/ale_env.hpp,
         ``ale_restore_state``); ``cule.AtariEnv.restore_state`` uses it.
 
@@ -796,7 +814,7 @@ class Atari:
                 now, now_f = torch.from_numpy(consoles[ids]), torch.from_numpy(fbs[ids])
             merged = now.numpy().copy()
             _core.ale_restore_rows(merged, np.ascontiguousarray(c.detach().cpu().numpy()), self._cfg,
-                                   bool(state.get("include_rng", True)), self.max_num_frames_per_episode)
+                                   bool(state.get("include_rng", True)), *self._params()[2:])
             c, f = torch.from_numpy(merged).to(c.device), now_f.to(f.device)
         if self._cuda is not None:
             self._cuda.import_state(torch.from_numpy(ids), c, f)
@@ -889,7 +907,8 @@ class Atari:
 
     @property
     def truncated(self) -> torch.Tensor:
-        """bool tensor [num_envs]: the episode reached max_num_frames_per_episode (ALE ``game_truncated``)."""
+        """bool tensor [num_envs]: the episode reached max_num_frames_per_episode, or lost a life
+        with truncate_on_loss_of_life (ALE ``game_truncated``)."""
         return torch.as_tensor(self._info()[2]).bool()
 
     @property

@@ -102,12 +102,13 @@ class ConsoleView:
         return int(self._atari.lives[0])
 
     def game_over(self, with_truncation: bool = True) -> bool:
-        """The episode has ended: terminated, or truncated by max_num_frames_per_episode
-        unless ``with_truncation`` is False (ALE ``game_over``)."""
+        """The episode has ended: terminated, or truncated (max_num_frames_per_episode,
+        truncate_on_loss_of_life) unless ``with_truncation`` is False (ALE ``game_over``)."""
         return bool(self._atari.terminated[0]) or (bool(with_truncation) and self.game_truncated())
 
     def game_truncated(self) -> bool:
-        """The episode reached max_num_frames_per_episode (ALE ``game_truncated``)."""
+        """The episode reached max_num_frames_per_episode, or lost a life with
+        truncate_on_loss_of_life (ALE ``game_truncated``)."""
         return bool(self._atari.truncated[0])
 
     def getEpisodeFrameNumber(self) -> int:  # noqa: N802 (ALE's name)
@@ -371,6 +372,9 @@ class ConsoleView:
         - ``frame_skip`` (frames per ``act``, at least 1; also in ``reset_game``'s
           mode-selection acts);
         - ``max_num_frames_per_episode`` (0 or less: none);
+        - ``truncate_on_loss_of_life`` (the episode is truncated once ``lives()`` is
+          below the game's initial lives, ALE's ``m_max_lives``; see
+          ``cule.Atari``'s argument of that name);
         - ``reward_min`` / ``reward_max`` (each act's reward clamped);
         - ``paddle_min`` / ``paddle_max`` (-1: ALE's 27450 / 790196; backgammon and
           blackjack set their own ``paddle_max`` first, as their RomSettings do);
@@ -394,8 +398,8 @@ class ConsoleView:
             ValueError: the file is missing, a directory or not a ROM cule supports
                 (ALE exits the process); ``frame_skip`` is negative (ALE 0.12.1 keeps it
                 unsigned, so its ``act`` would not return); or a setting asks for what
-                cule does not emulate: ``truncate_on_loss_of_life``,
-                ``record_screen_dir``, ``cpu`` other than ``low``, ``system_random_seed``
+                cule does not emulate: ``record_screen_dir``, ``cpu`` other than
+                ``low``, ``system_random_seed``
                 other than 4753849 (the message names the default to set back).  Nothing
                 is changed.
             gymnasium.error.Error: ``display_screen`` is set and no window can be
@@ -484,6 +488,7 @@ class ConsoleView:
             "repeat_action_probability": p,
             "frame_skip": max(1, frame_skip),
             "max_num_frames_per_episode": max(0, s.get_int("max_num_frames_per_episode")),
+            "truncate_on_loss_of_life": s.get_bool("truncate_on_loss_of_life"),
             "reward_clip": None if reward == (-2**31, 2**31 - 1) else reward,
             "paddle_range": (PADDLE_MIN if paddle_min == -1 else paddle_min,
                              PADDLE_MAX if paddle_max == -1 else paddle_max),
@@ -499,8 +504,7 @@ class ConsoleView:
 # The settings loadROM refuses unless they hold ALE's defaults (features cule does not
 # emulate), with those defaults.
 _LOAD_ONLY_DEFAULTS = {
-    "truncate_on_loss_of_life": False, "record_screen_dir": "", "cpu": "low",
-    "system_random_seed": 4753849,
+    "record_screen_dir": "", "cpu": "low", "system_random_seed": 4753849,
 }
 
 
@@ -826,7 +830,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         self._strength[0] = strength
         _vector.act_with_strength(self.atari._batch, self._act, self._strength, self._sticky_strength,
                                   self._rewards, frames, self.atari.repeat_action_probability,
-                                  self.atari.max_num_frames_per_episode)
+                                  *self.atari._params()[2:])
         return int(self._rewards[0])
 
     def _frameskip_now(self) -> int:
@@ -943,6 +947,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         atari.frameskip = plan["frame_skip"]
         atari.repeat_action_probability = plan["repeat_action_probability"]
         atari.max_num_frames_per_episode = plan["max_num_frames_per_episode"]
+        atari.truncate_on_loss_of_life = plan["truncate_on_loss_of_life"]
         atari.reload(plan["seed"])
         self.atari = atari
         self._ale_frame_skip = plan["frame_skip"]

@@ -21,7 +21,7 @@ except ImportError:  # pragma: no cover
 
 
 def make_ale(game, seed, p, max_frames=0, mode=None, difficulty=None, frameskip=1, sound=False,
-             interface=None):
+             interface=None, truncate_on_loss_of_life=False):
     """An ALEInterface with these settings and the game loaded: ale-py's, or `interface`
     (cule.ALEInterface) for the same calls on cule."""
     ale = (interface or ALEInterface)()
@@ -30,6 +30,7 @@ def make_ale(game, seed, p, max_frames=0, mode=None, difficulty=None, frameskip=
     ale.setInt("max_num_frames_per_episode", max_frames)
     ale.setInt("frame_skip", frameskip)
     ale.setBool("sound_obs", sound)
+    ale.setBool("truncate_on_loss_of_life", truncate_on_loss_of_life)
     ale.loadROM(roms.get_rom_path(game))
     if mode is not None or difficulty is not None:
         if mode is not None:
@@ -83,20 +84,22 @@ def uniform_policy(rng, actions, n):
 
 
 def run_lockstep(game, frames, seeds=(7, 1234), p=0.25, max_frames=0, mode=None, difficulty=None,
-                 action_seed=0, frameskip=1, gray=False, policy=uniform_policy, sound=False):
+                 action_seed=0, frameskip=1, gray=False, policy=uniform_policy, sound=False,
+                 truncate_on_loss_of_life=False):
     """Step len(seeds) ALE instances and one cule batch in lock step.  policy(rng, actions,
     n) gives each step's n action ids (a NumPy array) from the minimal set `actions`.
     With `sound`, both make sound observations (ALE sound_obs) and the audio is compared
-    too.
+    too.  Episodes end at ALE's game_over() (truncation included).
 
     Returns (mismatch or None, stats dict with frames compared, episodes finished and
     the longest episode seen, in frames).
     """
     n = len(seeds)
-    ales = [make_ale(game, s, p, max_frames, mode, difficulty, frameskip, sound) for s in seeds]
+    ales = [make_ale(game, s, p, max_frames, mode, difficulty, frameskip, sound,
+                     truncate_on_loss_of_life=truncate_on_loss_of_life) for s in seeds]
     emu = cule.Atari(game, n, seed=list(seeds), repeat_action_probability=p, frameskip=frameskip,
                      max_num_frames_per_episode=max_frames, mode=mode, difficulty=difficulty, num_threads=1,
-                     sound=sound)
+                     sound=sound, truncate_on_loss_of_life=truncate_on_loss_of_life)
     rng = np.random.default_rng(action_seed)
     actions = emu.action_set.numpy()
     episodes = longest = 0
@@ -270,18 +273,19 @@ def compare_interfaces(ale, emu, tag):
     ])
 
 
-def replay_calls(game, seed, calls, p=0.0, max_frames=0, frameskip=1):
+def replay_calls(game, seed, calls, p=0.0, max_frames=0, frameskip=1, truncate_on_loss_of_life=False):
     """ale-py's ALEInterface and cule.ALEInterface given the same call list, compared
     (reward, then compare_interfaces) after every call; a game over after an act resets
     both (reset_game).  Calls: ("act", action id[, paddle strength]), ("poke", index,
     value) = setRAM, ("clone", include_rng), ("restore", k) = the k-th clone, ("reset",)
     and ("mode", mode, difficulty).  Returns (the first difference or None, the number
-    of game overs)."""
+    of game overs, how many of them were truncations)."""
     from ale_py import Action
 
-    pair = [make_ale(game, seed, p, max_frames, frameskip=frameskip, interface=i) for i in (None, cule.ALEInterface)]
+    pair = [make_ale(game, seed, p, max_frames, frameskip=frameskip, interface=i,
+                     truncate_on_loss_of_life=truncate_on_loss_of_life) for i in (None, cule.ALEInterface)]
     snaps = ([], [])
-    game_overs = 0
+    game_overs = truncations = 0
     for t, call in enumerate(calls):
         op, rewards = call[0], []
         for a, kept in zip(pair, snaps):
@@ -302,15 +306,19 @@ def replay_calls(game, seed, calls, p=0.0, max_frames=0, frameskip=1):
                 raise ValueError(f"unknown call {call!r}")
         tag = f"call {t} {call}"
         if rewards and rewards[0] != rewards[1]:
-            return f"{tag}: reward ale={rewards[0]} cule={rewards[1]}", game_overs
+            return f"{tag}: reward ale={rewards[0]} cule={rewards[1]}", game_overs, truncations
         err = compare_interfaces(*pair, tag)
         if err:
-            return err, game_overs
+            return err, game_overs, truncations
         if op == "act" and pair[0].game_over():
             game_overs += 1
+            truncations += pair[0].game_truncated()
             for a in pair:
                 a.reset_game()
-    return None, game_overs
+            err = compare_interfaces(*pair, f"{tag}: reset_game after the game over")
+            if err:
+                return err, game_overs, truncations
+    return None, game_overs, truncations
 
 
 def explore_cell(gray):

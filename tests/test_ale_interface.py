@@ -38,12 +38,12 @@ def test_fresh_interface_settings_and_bad_calls_before_a_load():
         ours.loadROM(None)
     with pytest.raises(ValueError, match="not found"):
         ours.loadROM("/no/such/rom.bin")
-    ours.setBool("truncate_on_loss_of_life", True)
-    with pytest.raises(ValueError, match="truncate_on_loss_of_life"):
+    ours.setString("record_screen_dir", "/tmp")
+    with pytest.raises(ValueError, match="record_screen_dir"):
         ours.loadROM(_rom("pong"))
     with pytest.raises(RuntimeError, match="ROM not set"):
         ours.act(0)                                       # nothing was loaded
-    ours.setBool("truncate_on_loss_of_life", False)
+    ours.setString("record_screen_dir", "")
     ours.setInt("random_seed", 3)
     ours.loadROM(_rom("pong"))
     assert ours.getFrameNumber() == 0 and ours.getString("rom_file") == _rom("pong")
@@ -94,6 +94,35 @@ def test_lockstep_with_ale_interface(game, settings):
     _both(ref, ours, "loadROM", "")
     assert ours.getFrameNumber() == ref.getFrameNumber() == 0
     lockstep(a, c, 300, rng)
+
+
+# ALE's truncate_on_loss_of_life (StellaEnvironment::isGameTruncated: lives() below
+# those of the game's RomSettings as constructed): lives read from RAM (breakout,
+# seaquest), an E0 cart (montezuma_revenge), RomSettings' default lives() (hangman), and
+# bank_heist, whose lives after reset_game (4) are already below its initial 5, so ALE
+# truncates every episode at once.  A clone and a restore every 40 acts; mode changes.
+@pytest.mark.parametrize("game,acts,truncations", [
+    ("breakout", 300, 6), ("seaquest", 600, 2), ("montezuma_revenge", 300, 5), ("hangman", 1500, 1),
+    ("bank_heist", 60, 60),
+])
+def test_truncate_on_loss_of_life_matches_ale_py(game, acts, truncations):
+    from ale_harness import replay_calls
+
+    rng = np.random.default_rng(3)
+    info = cule.roms.load_rom(game).info
+    calls, clones = [], 0
+    for t in range(acts):
+        calls.append(("act", int(rng.choice(info["minimal_actions"]))))
+        if t % 40 == 10:
+            calls.append(("clone", bool(rng.integers(2))))
+            clones += 1
+        elif t % 40 == 30:
+            calls.append(("restore", int(rng.integers(clones))))
+        elif t % 200 == 150:
+            calls += [("mode", int(rng.choice(info["modes"])), int(rng.choice(info["difficulties"]))), ("reset",)]
+    err, game_overs, truncated = replay_calls(game, 9, calls, p=0.25, frameskip=4, truncate_on_loss_of_life=True)
+    assert err is None, err
+    assert truncated >= truncations, (game_overs, truncated)   # ale-py's own count (seed 9)
 
 
 def test_bad_calls_raise_ale_pys_exception_classes():
@@ -164,3 +193,47 @@ def test_colour_averaged_observations_match_ale_py(obs_type):
         assert steps[0][1:] == steps[1][1:], t
         obs = [s[0] for s in steps]
     assert blended > 10
+
+
+def test_atlantis2_truncate_on_loss_of_life_as_ale_py_in_a_fresh_process():
+    # Atlantis2Settings never initialises m_lives, the lives truncate_on_loss_of_life's
+    # limit is read from (ALE 0.12.1), so ale-py's answer depends on its heap: in a
+    # process that imports ale_py first, the limit reads as 0 or less and no episode is
+    # truncated, as cule (a zeroed limit, initial_lives 0) does.  ale-py runs alone in a
+    # subprocess; the lives and flags after each act are compared through a game over.
+    import json
+    import subprocess
+    import sys
+
+    script = """
+import json, sys
+import ale_py
+ale = ale_py.ALEInterface()
+ale.setLoggerMode(ale_py.LoggerMode.Error)
+for k, v in (("random_seed", 4), ("frame_skip", 4)):
+    ale.setInt(k, v)
+ale.setBool("truncate_on_loss_of_life", True)
+ale.loadROM(ale_py.roms.get_rom_path("atlantis2"))
+out = [(ale.lives(), ale.game_over(with_truncation=False), ale.game_truncated())]
+for a in json.loads(sys.argv[1]):
+    ale.act(ale_py.Action(a))
+    out.append((ale.lives(), ale.game_over(with_truncation=False), ale.game_truncated()))
+print(json.dumps(out))
+"""
+    rng = np.random.default_rng(0)
+    actions = [int(a) for a in rng.choice(cule.roms.load_rom("atlantis2").info["minimal_actions"], 1500)]
+    run = subprocess.run([sys.executable, "-c", script, json.dumps(actions)], capture_output=True, text=True,
+                         check=True)
+    ref = [tuple(x) for x in json.loads(run.stdout)]
+    ours = cule.ALEInterface()
+    for k, v in (("random_seed", 4), ("frame_skip", 4)):
+        ours.setInt(k, v)
+    ours.setBool("truncate_on_loss_of_life", True)
+    ours.loadROM(_rom("atlantis2"))
+    got = [(ours.lives(), ours.game_over(with_truncation=False), ours.game_truncated())]
+    for a in actions:
+        ours.act(a)
+        got.append((ours.lives(), ours.game_over(with_truncation=False), ours.game_truncated()))
+    assert got == ref
+    assert ref[-1][1] and not any(t for _, _, t in ref)   # a game over, never truncated
+    assert len({lives for lives, _, _ in ref}) > 2        # lives were lost on the way

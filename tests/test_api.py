@@ -149,6 +149,7 @@ def test_partial_reset_only_touches_given_envs():
     ({"num_envs": 1, "mode": True}, "mode must be an integer"),
     ({"num_envs": 1, "difficulty": 1.0}, "difficulty must be an integer"),
     ({"num_envs": 1, "full_action_space": "yes"}, "full_action_space"),
+    ({"num_envs": 1, "truncate_on_loss_of_life": 1}, "truncate_on_loss_of_life"),
 ])
 def test_bad_constructor_arguments(kwargs, match):
     n = kwargs.pop("num_envs")
@@ -252,6 +253,45 @@ def test_truncation():
     assert int(e.episode_frame_number[0]) == 100
     e.reset()
     assert not bool(e.truncated[0])
+
+
+def test_truncation_counts_the_mode_selection_frames():
+    # ALE judges isGameTruncated at every query: reset_game's mode selection acts count
+    # episode frames (space_invaders mode 2: 3, pong mode 1: 1), so a limit at or below
+    # them truncates the new episode at once (ale-py 0.12.1: game_truncated() True after
+    # reset_game), and acts then emulate nothing.
+    for game, mode, frames in (("space_invaders", 2, 3), ("pong", 1, 1)):
+        for limit, truncated in ((frames, True), (frames + 1, False)):
+            e = cule.Atari(game, 2, seed=0, mode=mode, max_num_frames_per_episode=limit)
+            assert e.episode_frame_number.tolist() == [frames] * 2
+            assert e.truncated.tolist() == [truncated] * 2, (game, limit)
+            ram = e.ram.clone()
+            e.act(torch.zeros(2, dtype=torch.int64))
+            assert torch.equal(e.ram, ram) == truncated
+
+
+def test_truncate_on_loss_of_life():
+    # ALE truncate_on_loss_of_life: truncated once lives() < the lives of the game's
+    # RomSettings as constructed (ALE 0.12.1 Breakout.cpp / BankHeist.cpp reset():
+    # m_lives = 5; Pong.cpp: lives() is 0).
+    assert [cule.Atari(g, 1).initial_lives for g in ("breakout", "bank_heist", "pong")] == [5, 5, 0]
+    e = cule.Atari("breakout", 4, seed=2, frameskip=4, truncate_on_loss_of_life=True)
+    gen = torch.Generator().manual_seed(0)
+    seen = torch.zeros(4, dtype=torch.bool)
+    for _ in range(300):
+        was = e.truncated.clone()
+        ram = e.ram.clone()
+        e.act(e.action_set[torch.randint(len(e.action_set), (4,), generator=gen)])
+        assert torch.equal(e.truncated, e.lives < 5) and not e.terminated.any()
+        assert torch.equal(e.ram[was], ram[was])   # a truncated episode emulates nothing
+        seen |= e.truncated
+    assert seen.all()
+    e.reset()
+    assert not e.truncated.any() and e.lives.tolist() == [5] * 4
+    # bank_heist's RomSettings start at 5 lives but its RAM shows 4 after reset_game, so
+    # ALE truncates each episode at once (ale-py 0.12.1: lives() 4, game_truncated()).
+    b = cule.Atari("bank_heist", 2, seed=1, truncate_on_loss_of_life=True)
+    assert b.truncated.all() and b.lives.tolist() == [4, 4]
 
 
 def test_render_false_emulates_the_same_without_screens():

@@ -70,7 +70,8 @@ def run_cule(rom, cart):
     cfg.update(cart_type=_CART_TYPES[cart] if isinstance(cart, str) else cart, rom_size=len(rom),
                pal=True, screen_height=250)
     batch = _core.CpuBatch(cfg, bytes(rom), 1, 1)
-    batch.load(np.zeros(1, np.uint32), np.zeros(1, np.uint16), np.zeros(1, np.uint8), 1, 0.25, 0)
+    batch.load(np.zeros(1, np.uint32), np.zeros(1, np.uint16), np.zeros(1, np.uint8), 1, 0.25, 0,
+               _core.NO_LIVES_LIMIT)
     ram = np.empty((1, 128), np.uint8)
     batch.read_ram(ram)
     return ram[0]

@@ -203,5 +203,5 @@ def test_restore_fuzz_cases_match_ale(case):
     # calls: ["act", id, paddle strength], ["poke", index, value], ["clone",
     # include_rng], ["restore", k] (the k-th clone), ["reset"], ["mode", mode, difficulty].
     d = json.loads((RESTORE_FUZZ / f"{case}.json").read_text())
-    err, _ = replay_calls(d["game"], d["seed"], d["calls"], d["sticky"], d["maxf"], d["fs"])
+    err, _, _ = replay_calls(d["game"], d["seed"], d["calls"], d["sticky"], d["maxf"], d["fs"])
     assert err is None, err

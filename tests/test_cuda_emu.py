@@ -108,6 +108,18 @@ def test_lockstep_resets_and_truncation():
     assert_same(cpu, emu, "explicit reset")
 
 
+def test_truncate_on_loss_of_life_as_on_cpu():
+    # truncate_on_loss_of_life reaches the kernels' EnvParams: breakout's episodes end
+    # at the first life lost (ALE's isGameTruncated), never at game over.
+    kw = dict(max_num_frames_per_episode=0, truncate_on_loss_of_life=True)
+    cpu, emu = make("breakout", 37, False, **kw), make("breakout", 37, True, **kw)
+    assert lockstep(cpu, emu, 60, seed=5) > 0
+    # bank_heist: truncated right after every reset_game.
+    cpu, emu = make("bank_heist", 3, False, **kw), make("bank_heist", 3, True, **kw)
+    assert cpu.truncated.all() and emu.truncated.all()
+    assert lockstep(cpu, emu, 3) == 9
+
+
 def test_no_sticky_actions_and_frameskip_1():
     cpu = make("pong", 5, False, repeat_action_probability=0.0, frameskip=1)
     emu = make("pong", 5, True, repeat_action_probability=0.0, frameskip=1)

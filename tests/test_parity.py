@@ -106,3 +106,12 @@ def test_parity_no_sticky_actions():
 def test_parity_mode_and_difficulty_together():
     err, _ = run_lockstep("pong", 1200, seeds=(3,), p=0.25, mode=1, difficulty=3, action_seed=5)
     assert err is None, err
+
+
+def test_parity_truncate_on_loss_of_life():
+    # A batch with ALE's truncate_on_loss_of_life: every episode ends (truncated) at its
+    # first life lost, env by env, as in ALE.
+    err, stats = run_lockstep("breakout", 6000, seeds=(1, 2, 3), p=0.25, frameskip=4, action_seed=6,
+                              truncate_on_loss_of_life=True)
+    assert err is None, err
+    assert stats["episodes"] >= 6, stats

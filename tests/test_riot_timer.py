@@ -36,7 +36,8 @@ def test_interval_timer_counts_and_flags():
     cfg = native_config(load_rom("seaquest"))
     cfg.update(cart_type=0, rom_size=2048)
     batch = _core.CpuBatch(cfg, assemble(), 1, 1)
-    batch.load(np.zeros(1, np.uint32), np.zeros(1, np.uint16), np.zeros(1, np.uint8), 1, 0.25, 0)
+    batch.load(np.zeros(1, np.uint32), np.zeros(1, np.uint16), np.zeros(1, np.uint8), 1, 0.25, 0,
+               _core.NO_LIVES_LIMIT)
     ram = np.empty((1, 128), np.uint8)
     batch.read_ram(ram)
     r = ram[0]
