@@ -17,7 +17,6 @@ enum AleAction : uint8_t {
   A_DOWNLEFTFIRE, A_NUM_ACTIONS = 18, A_RESET = 40
 };
 
-constexpr uint32_t kSystemRandomSeed = 4753849;   // ALE's system_random_seed
 constexpr int kPaddleDelta = 23000;               // ALE PADDLE_DELTA per frame
 
 constexpr int32_t kRenderAll = 0x7fffffff;
@@ -182,7 +181,7 @@ CULE_BIG void ale_power_on_hardware(Machine& m) {
   // Zero everything first: a fresh Console has no history.
   uint8_t* raw = (uint8_t*)&c;
   for (uint32_t i = 0; i < sizeof(Console); ++i) raw[i] = 0;
-  mt_seed(c.sys_rng, kSystemRandomSeed);
+  mt_seed(c.sys_rng, g.system_seed);
   for (int i = 0; i < 128; ++i) c.riot.ram[i] = (uint8_t)mt_next(c.sys_rng);
   riot_reset(c);   // the M6532 constructor resets itself once
   sound_power_on(c.snd);   // loadROM makes a new sound device

@@ -56,6 +56,7 @@ PYBIND11_MODULE(_core, m) {
       "`snap` makes of them (ale_env.hpp, ale_restore_state); in place");
   m.attr("cuda") = false;
   m.attr("NO_LIVES_LIMIT") = kNoLivesLimit;
+  m.attr("SYSTEM_RANDOM_SEED") = kSystemRandomSeed;   // ALE's default system_random_seed
   m.def(
       "initial_lives",
       [](int game_id) {

@@ -1,6 +1,7 @@
 // cule: the 32-bit Mersenne Twister (MT19937), as std::mt19937 defines it
 // (Matsumoto & Nishimura 1998; C++11 [rand.predef]).  ALE keeps two per console:
-// the system RNG (seeded 4753849; RAM contents, RIOT timer, cartridge RAM) and the
+// the system RNG (seeded from system_random_seed, 4753849 by default; RAM contents,
+// RIOT timer, cartridge RAM) and the
 // environment RNG (seeded from random_seed; sticky actions).  A plain struct so the
 // state can live in device memory.
 #pragma once

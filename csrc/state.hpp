@@ -30,6 +30,8 @@ enum CartType : uint8_t {
 
 enum ControllerType : uint8_t { CTRL_JOYSTICK = 0, CTRL_PADDLES = 1 };
 
+constexpr uint32_t kSystemRandomSeed = 4753849;   // ALE's default system_random_seed
+
 // Immutable, per-game settings (ALE 0.12.1 RomSettings + Stella properties).
 struct GameConfig {
   uint32_t rom_size;
@@ -52,6 +54,10 @@ struct GameConfig {
   uint16_t height;           // properties' height (210 unless overridden)
   uint16_t screen_height;    // observation height ALE reports (250 for PAL with height 210)
   int32_t paddle_min, paddle_max;
+  // ALE system_random_seed: seeds the system RNG when a console is made (System's
+  // constructor, ALE 0.12.1 System.cxx; an int32 setting taken as uint32).  A batch
+  // setting, kSystemRandomSeed unless ALEInterface's setting says otherwise.
+  uint32_t system_seed;
 };
 
 // The events ALE's Event object holds (Stella Event::Type), reduced to what the

@@ -286,7 +286,8 @@ class Atari:
                  mode: Optional[int] = None,
                  difficulty: Optional[int] = None, seed: Union[None, int, Sequence[int]] = None,
                  num_threads: Optional[int] = None, render: bool = True, sound: bool = False,
-                 _emulate_cuda: bool = False, _paddle_range: Optional[tuple] = None):
+                 _emulate_cuda: bool = False, _paddle_range: Optional[tuple] = None,
+                 _system_random_seed: Optional[int] = None):
         self.rom: Rom = load_rom(game)
         info = self.rom.info
         if (isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1
@@ -365,6 +366,11 @@ class Atari:
             # Private, for AtariEnv.ale.loadROM: ALE's paddle_min / paddle_max settings
             # (the paddles' resistance range; StellaEnvironment's constructor).
             cfg["paddle_min"], cfg["paddle_max"] = (int(v) for v in _paddle_range)
+        if _system_random_seed is not None:
+            # Private, for AtariEnv.ale.loadROM: ALE's system_random_seed (an int32 taken
+            # as uint32), the seed of the system RNG at power-on (RAM, RIOT timer,
+            # cartridge RAM).
+            cfg["system_random_seed"] = int(_system_random_seed) & 0xFFFFFFFF
         # Sound observations: the TIA's audio registers are tracked, and each act makes
         # samples after its last frame (ALE's frame_skip = this batch's frameskip).
         cfg["sound"] = bool(sound)

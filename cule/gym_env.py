@@ -372,6 +372,9 @@ class ConsoleView:
         - ``frame_skip`` (frames per ``act``, at least 1; also in ``reset_game``'s
           mode-selection acts);
         - ``max_num_frames_per_episode`` (0 or less: none);
+        - ``system_random_seed`` (the system RNG's seed when the console is made: the
+          power-on RAM, the RIOT timer's start and cartridge RAM, ALE 0.12.1 System.cxx;
+          4753849 by default);
         - ``truncate_on_loss_of_life`` (the episode is truncated once ``lives()`` is
           below the game's initial lives, ALE's ``m_max_lives``; see
           ``cule.Atari``'s argument of that name);
@@ -399,8 +402,7 @@ class ConsoleView:
                 (ALE exits the process); ``frame_skip`` is negative (ALE 0.12.1 keeps it
                 unsigned, so its ``act`` would not return); or a setting asks for what
                 cule does not emulate: ``record_screen_dir``, ``cpu`` other than
-                ``low``, ``system_random_seed``
-                other than 4753849 (the message names the default to set back).  Nothing
+                ``low`` (the message names the default to set back).  Nothing
                 is changed.
             gymnasium.error.Error: ``display_screen`` is set and no window can be
                 opened (SDL can open none, or pygame is missing).  Nothing is changed.
@@ -489,6 +491,7 @@ class ConsoleView:
             "frame_skip": max(1, frame_skip),
             "max_num_frames_per_episode": max(0, s.get_int("max_num_frames_per_episode")),
             "truncate_on_loss_of_life": s.get_bool("truncate_on_loss_of_life"),
+            "system_random_seed": s.get_int("system_random_seed") & 0xFFFFFFFF,
             "reward_clip": None if reward == (-2**31, 2**31 - 1) else reward,
             "paddle_range": (PADDLE_MIN if paddle_min == -1 else paddle_min,
                              PADDLE_MAX if paddle_max == -1 else paddle_max),
@@ -504,7 +507,7 @@ class ConsoleView:
 # The settings loadROM refuses unless they hold ALE's defaults (features cule does not
 # emulate), with those defaults.
 _LOAD_ONLY_DEFAULTS = {
-    "record_screen_dir": "", "cpu": "low", "system_random_seed": 4753849,
+    "record_screen_dir": "", "cpu": "low",
 }
 
 
@@ -910,7 +913,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         """ConsoleView.loadROM's second half: the console of a ``_plan_load`` plan."""
         rom, atari = plan["rom"], self.atari
         if (rom.game != atari.game or plan["sound"] != atari.sound
-                or plan["paddle_range"] != (atari._cfg["paddle_min"], atari._cfg["paddle_max"])):
+                or plan["paddle_range"] != (atari._cfg["paddle_min"], atari._cfg["paddle_max"])
+                or plan["system_random_seed"] != atari._cfg.get("system_random_seed", _core.SYSTEM_RANDOM_SEED)):
             # Another game, sound device or paddle range: another console (made before
             # anything changes, so a failure leaves the env as it was).
             with _invalid_argument():
@@ -918,7 +922,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                               repeat_action_probability=plan["repeat_action_probability"],
                               full_action_space=atari.full_action_space,
                               max_num_frames_per_episode=plan["max_num_frames_per_episode"], seed=0,
-                              num_threads=1, sound=plan["sound"], _paddle_range=plan["paddle_range"])
+                              num_threads=1, sound=plan["sound"], _paddle_range=plan["paddle_range"],
+                              _system_random_seed=plan["system_random_seed"])
         # ALE's OSystem makes a new screen at each load: a window iff display_screen,
         # paced at the new console's frame rate.  A window that was closed (by the user,
         # close(), or a newer env taking it over) stays closed until display_screen is

@@ -62,6 +62,11 @@ def test_fresh_interface_settings_and_bad_calls_before_a_load():
     # (space_invaders' shots and adventure's dragons flicker between frames).
     ("space_invaders", [("setInt", "random_seed", 4), ("setBool", "color_averaging", True)]),
     ("adventure", [("setInt", "random_seed", 6), ("setBool", "color_averaging", True), ("setInt", "frame_skip", 2)]),
+    # ALE's system_random_seed seeds the power-on RAM, the RIOT timer and cartridge RAM
+    # (seaquest's and hero's RAM differ from the default seed's from the load on; a
+    # negative int32 is taken as uint32).
+    ("seaquest", [("setInt", "random_seed", 3), ("setInt", "system_random_seed", 12345)]),
+    ("hero", [("setInt", "random_seed", 8), ("setInt", "system_random_seed", -7), ("setInt", "frame_skip", 4)]),
 ])
 def test_lockstep_with_ale_interface(game, settings):
     ref, ours = ale_py.ALEInterface(), cule.ALEInterface()
