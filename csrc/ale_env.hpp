@@ -285,6 +285,21 @@ CULE_HD bool ale_act_skips(const Console& c, const GameConfig& g, const EnvParam
   return c.game.terminal || ale_truncated(c, g, p);
 }
 
+// ALE's act saves its screen (m_screen) before each frame, run or refused, when
+// record_screen_dir is set: the console's two frame buffers into the next ScreenLog entry.
+CULE_HD void ale_log_screen(Machine& m) {
+  ScreenLog* log = m.screen_log;
+  if (!log) return;
+  if (log->count < log->capacity) {
+    uint8_t* e = log->data + (size_t)log->count * 2 * kFrameBufferBytes;
+    const uint8_t* cur = m.fbs + (m.c.tia.cur_buf ? kFrameBufferBytes : 0);
+    const uint8_t* other = m.fbs + (m.c.tia.cur_buf ? 0 : kFrameBufferBytes);
+    memcpy(e, cur, kFrameBufferBytes);
+    memcpy(e + kFrameBufferBytes, other, kFrameBufferBytes);
+  }
+  ++log->count;
+}
+
 // The rest of an act() frame that is not skipped: the sticky action applied, one frame
 // emulated and counted.  Returns the frame's reward.
 CULE_HD int32_t ale_act_frame(Machine& m, float sticky) {
@@ -308,6 +323,7 @@ CULE_HD int32_t ale_act_strength(Machine& m, uint8_t action, float strength, flo
   int32_t total = 0;
   for (int i = 0; i < p.frameskip; ++i) {
     ale_sticky_draws(c, action, strength, sticky, p);
+    ale_log_screen(m);
     if (ale_act_skips(c, m.g, p)) continue;
     if (set_render)
       c.tia.render = (p.frameskip - i <= p.render_last) ? (p.render_last >= p.frameskip ? 1 : 2) : 0;

@@ -109,6 +109,23 @@ PYBIND11_MODULE(_core, m) {
         if (!b.config().sound) throw std::invalid_argument("set_audio: the batch was made without sound");
         b.set_audio(writable<uint8_t>(audio, "audio", (size_t)b.num_envs() * kAudioSamplesPerFrame));
       }, py::arg("audio"))
+      .def("set_screen_log", [](CpuBatch& b, const py::object& buffer) {
+        // The caller keeps `buffer` (uint8 [capacity, 2 * frame_buffer_bytes]) alive while
+        // it is set; None stops logging.
+        if (buffer.is_none()) {
+          b.set_screen_log(nullptr, 0);
+          return;
+        }
+        py::array a = buffer.cast<py::array>();
+        if (a.ndim() != 2 || a.shape(1) != 2 * kFrameBufferBytes)
+          throw std::invalid_argument("set_screen_log: a uint8 [capacity, 2 * frame_buffer_bytes] array");
+        const size_t cap = (size_t)a.shape(0);
+        b.set_screen_log(writable<uint8_t>(a, "screen log", cap * 2 * kFrameBufferBytes), (int)cap);
+      }, py::arg("buffer"),
+      "Log the screen before each act frame (ALE record_screen_dir) into `buffer`, entry k = the "
+      "(current, other) frame buffers; None: stop.  A batch of one console only")
+      .def_property_readonly("screen_log_count", &CpuBatch::screen_log_count,
+                             "Screens logged since set_screen_log (entries past its capacity were not written)")
       .def("reset_memo_stats", &CpuBatch::reset_memo_stats,
            "The reset_game memo's slots as (state, hits): state 0 empty, 1 being recorded, 2 recorded (in use), "
            "3 not usable for this game; [] when CULE_RESET_MEMO=0 turned it off")

@@ -15,6 +15,17 @@ struct ResetMemo;      // ale_env.hpp
 struct PowerOnState;   // ale_env.hpp
 
 // One console's view of the machine for the duration of a call.
+// The screens ALE's act saves before each frame it runs or refuses (record_screen_dir:
+// ScreenExporter::saveNext of m_screen, ALE 0.12.1 StellaEnvironment::act), for one
+// console on the host: entry k holds the frame buffers then, the current one first (ALE's
+// screen, or with color_averaging the blend of the two).  Entries past `capacity` are
+// counted but not written, so the caller can run the call again with room for them.
+struct ScreenLog {
+  uint8_t* data;             // capacity entries of 2 * kFrameBufferBytes
+  int32_t capacity;
+  int32_t count;
+};
+
 struct Machine {
   Console& c;
   const GameConfig& g;
@@ -34,6 +45,9 @@ struct Machine {
   // The console's last 512 audio samples (ALE getAudio), when the batch has sound
   // observations (GameConfig::sound); null otherwise.
   uint8_t* audio = nullptr;
+  // Where acts log the screen before each frame (record_screen_dir); null: nowhere.
+  // Host only: the CUDA backend never sets it.
+  ScreenLog* screen_log = nullptr;
 
   CULE_HD uint8_t* fb() { return fbs + (c.tia.cur_buf ? kFrameBufferBytes : 0); }
 };

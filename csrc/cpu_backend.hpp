@@ -49,8 +49,28 @@ class CpuBatch {
     Machine m{consoles_[i], cfg_, rom_.data(), fbs_.data() + (size_t)i * 2 * kFrameBufferBytes, memo_.get()};
     m.power_on = power_on_.get();
     if (audio_) m.audio = audio_ + (size_t)i * kAudioSamplesPerFrame;
+    if (screen_log_) {
+      // Every frame of a logged call is emulated (and drawn): no reset_game memo.  (A
+      // reset whose mode selection acts never uses one anyway, as its acts draw from the
+      // RNG; this keeps the log independent of that.)
+      m.screen_log = screen_log_;
+      m.memo = nullptr;
+    }
     return m;
   }
+
+  // Where the one console of a batch of one logs the screens ALE's acts save
+  // (ScreenLog, console.hpp): `capacity` entries at `data` (owned by the caller, who
+  // keeps it alive), the count restarting at 0; null: nowhere.  While set, every frame
+  // is drawn.
+  void set_screen_log(uint8_t* data, int capacity) {
+    if (data && n_ != 1) throw std::invalid_argument("a screen log needs a batch of one console");
+    if (data && render_last_ == 0) throw std::invalid_argument("a screen log needs a batch that renders");
+    log_ = ScreenLog{data, data ? capacity : 0, 0};
+    screen_log_ = data ? &log_ : nullptr;
+  }
+  // Screens logged since set_screen_log (past its capacity too: those were not written).
+  int screen_log_count() const { return log_.count; }
 
   // Where acts write each console's last 512 audio samples (uint8 [num_envs, 512], owned
   // by the caller, who keeps it alive), for a batch made with sound observations
@@ -120,7 +140,7 @@ class CpuBatch {
 
   void reset(const int64_t* ids, int count, const EnvParams& params) {
     EnvParams p = params;
-    p.render_last = render_last_;
+    p.render_last = screen_log_ ? kRenderAll : render_last_;
     pool_.parallel_for(count, [&](int b, int e) {
       for (int k = b; k < e; ++k) {
         Machine m = machine((int)ids[k]);
@@ -140,7 +160,7 @@ class CpuBatch {
 
   void act(const uint8_t* actions, int32_t* rewards, const EnvParams& params) {
     EnvParams p = params;
-    p.render_last = render_last_;
+    p.render_last = screen_log_ ? kRenderAll : render_last_;
     const bool partial = ale_draws_partially(p);
     pool_.parallel_for(n_, [&](int b, int e) {
       for (int i = b; i < e; ++i) {
@@ -221,6 +241,8 @@ class CpuBatch {
   int n_;
   int render_last_ = 2;
   uint8_t* audio_ = nullptr;
+  ScreenLog log_{nullptr, 0, 0};
+  ScreenLog* screen_log_ = nullptr;
   ThreadPool pool_;
   std::vector<Console> consoles_;
   std::vector<uint8_t> fbs_;

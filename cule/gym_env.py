@@ -13,6 +13,7 @@ import functools
 import os
 import pathlib
 import time
+import warnings
 from typing import Any, Optional, Union
 
 import gymnasium
@@ -69,6 +70,14 @@ def _colour_averaging_tables(pal: bool):
     blend = np.full((256, 256), nearest(np.zeros(3, np.int32)), np.uint8)
     blend[0::2, 0::2] = nearest(blended)
     return blend, rgb, gray
+
+
+def _write_screen_png(path, rgb: np.ndarray) -> None:
+    """An RGB screen (uint8 [H, W, 3]) as ALE 0.12.1's ScreenExporter writes it: a PNG
+    of H x 2W pixels (each pixel twice as wide), here with imageio."""
+    import imageio.v3 as iio
+
+    iio.imwrite(path, np.repeat(rgb, 2, axis=1), extension=".png")
 
 
 class ConsoleView:
@@ -176,7 +185,7 @@ class ConsoleView:
 
     def reset_game(self) -> None:
         """ALE ``reset_game`` (without the env's ``reset`` bookkeeping, as in ale-py)."""
-        self._atari.reset()
+        self._env._recorded(self._atari.reset)
 
     def setRAM(self, index: int, value: int) -> None:  # noqa: N802
         """ALE ``setRAM``: RAM byte ``index`` (0..127, address $80 + index) becomes
@@ -283,9 +292,7 @@ class ConsoleView:
         """Writes the RGB screen to ``filename`` as a PNG, each pixel twice as wide (H x
         320), as ALE 0.12.1's ``saveScreenPNG`` (ScreenExporter's doubled width): the
         same pixels as ALE's file, written with imageio."""
-        import imageio.v3 as iio
-
-        iio.imwrite(filename, np.repeat(self.getScreenRGB(), 2, axis=1), extension=".png")
+        _write_screen_png(filename, self.getScreenRGB())
 
     def getScreenGrayscale(self, buffer=None):  # noqa: N802
         """The screen in ALE's grayscale (its NTSC/PAL palette's luminance): a new uint8
@@ -372,6 +379,11 @@ class ConsoleView:
         - ``frame_skip`` (frames per ``act``, at least 1; also in ``reset_game``'s
           mode-selection acts);
         - ``max_num_frames_per_episode`` (0 or less: none);
+        - ``record_screen_dir`` (non-empty: before each frame ALE's act runs or refuses,
+          the mode selection's acts in ``reset_game`` included, the screen is saved as
+          ``<dir>/NNNNNN.png``, numbered from 000000 at each load, H x 320 pixels: ALE's
+          ScreenExporter.  A file that cannot be written is skipped with a warning, as
+          ALE logs an error and goes on);
         - ``system_random_seed`` (the system RNG's seed when the console is made: the
           power-on RAM, the RIOT timer's start and cartridge RAM, ALE 0.12.1 System.cxx;
           4753849 by default);
@@ -401,8 +413,8 @@ class ConsoleView:
             ValueError: the file is missing, a directory or not a ROM cule supports
                 (ALE exits the process); ``frame_skip`` is negative (ALE 0.12.1 keeps it
                 unsigned, so its ``act`` would not return); or a setting asks for what
-                cule does not emulate: ``record_screen_dir``, ``cpu`` other than
-                ``low`` (the message names the default to set back).  Nothing
+                cule does not emulate: ``cpu`` other than ``low`` (the message
+                names the default to set back).  Nothing
                 is changed.
             gymnasium.error.Error: ``display_screen`` is set and no window can be
                 opened (SDL can open none, or pygame is missing).  Nothing is changed.
@@ -492,6 +504,7 @@ class ConsoleView:
             "max_num_frames_per_episode": max(0, s.get_int("max_num_frames_per_episode")),
             "truncate_on_loss_of_life": s.get_bool("truncate_on_loss_of_life"),
             "system_random_seed": s.get_int("system_random_seed") & 0xFFFFFFFF,
+            "record_screen_dir": s.get_string("record_screen_dir"),
             "reward_clip": None if reward == (-2**31, 2**31 - 1) else reward,
             "paddle_range": (PADDLE_MIN if paddle_min == -1 else paddle_min,
                              PADDLE_MAX if paddle_max == -1 else paddle_max),
@@ -507,7 +520,7 @@ class ConsoleView:
 # The settings loadROM refuses unless they hold ALE's defaults (features cule does not
 # emulate), with those defaults.
 _LOAD_ONLY_DEFAULTS = {
-    "record_screen_dir": "", "cpu": "low",
+    "cpu": "low",
 }
 
 
@@ -689,6 +702,9 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         self._ale_frame_skip = 1
         self._reward_clip = None
         self._colour_averaging = False   # ALE's color_averaging setting, as loaded
+        self._record_dir = ""            # ... record_screen_dir, and its screens saved
+        self._recorded_screens = 0
+        self._record_warned = False
         self._display = None   # the window of display_screen (render_mode="human")
         self.ale = ConsoleView(self)
         # The settings ale-py's AtariEnv makes before its first loadROM.
@@ -752,7 +768,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         if seed is not None:
             seeded_with = self.seed_game(seed)
             self.load_game()
-        self.atari.reset()
+        self._recorded(self.atari.reset)
         obs = self._get_obs()
         info = self._get_info()
         if seeded_with is not None:
@@ -815,9 +831,51 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             reward = min(max(reward, clip[0]), clip[1])
         return reward
 
+    def _recorded(self, run, frames: int = 64, atari: Optional[Atari] = None):
+        """run() (an act or a reset of the env's console, or of `atari`), returning what
+        it returns; with ALE's record_screen_dir set, the screens ALE's act saves before
+        each frame it runs or refuses (the mode selection's acts in a reset too) are
+        then written to the directory, numbered on from the load (ALE's ScreenExporter).
+        `frames`: room for that many screens; a call that logs more is run again, from a
+        full snapshot taken before, with room for all of them."""
+        if not self._record_dir:
+            return run()
+        atari = atari or self.atari
+        snapshot = atari.clone_state(include_rng=True)
+        while True:
+            log = np.empty((frames, 2 * _core.frame_buffer_bytes), np.uint8)
+            atari._batch.set_screen_log(log)
+            try:
+                result = run()
+                logged = atari._batch.screen_log_count
+            finally:
+                atari._batch.set_screen_log(None)
+            if logged <= frames:
+                break
+            atari.restore_state(snapshot)
+            frames = logged
+        h, w = atari.screen_shape
+        blend, rgb, _ = _colour_averaging_tables(atari.rom.info["display"] == "PAL")
+        for entry in log[:logged]:
+            buffers = entry.reshape(2, _core.frame_buffer_bytes)[:, :h * w].reshape(2, h, w)
+            index = blend[buffers[0], buffers[1]] if self._colour_averaging else buffers[0]
+            path = os.path.join(self._record_dir, f"{self._recorded_screens:06d}.png")
+            self._recorded_screens += 1
+            try:
+                _write_screen_png(path, rgb[index])
+            except OSError as e:   # ALE: "Could not open ... for writing", and goes on
+                if not self._record_warned:
+                    self._record_warned = True
+                    warnings.warn(f"record_screen_dir: could not write {path} ({e}); screens that cannot "
+                                  f"be written are skipped, as ALE does", RuntimeWarning, stacklevel=3)
+        return result
+
     def _act_frames(self, action: int, strength: float, frames: int) -> int:
         """`frames` frames of ALE's act loop (sticky actions per frame, one audio after
         the last); returns the summed reward."""
+        return self._recorded(lambda: self._act_frames_now(action, strength, frames), frames)
+
+    def _act_frames_now(self, action: int, strength: float, frames: int) -> int:
         self._act[0] = action
         # ALE keeps the paddle strength of the last action taken for the frames where the
         # action sticks; while that and this one's are 1 a plain act is the same.
@@ -953,7 +1011,10 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         atari.repeat_action_probability = plan["repeat_action_probability"]
         atari.max_num_frames_per_episode = plan["max_num_frames_per_episode"]
         atari.truncate_on_loss_of_life = plan["truncate_on_loss_of_life"]
-        atari.reload(plan["seed"])
+        self._record_dir = plan["record_screen_dir"]   # ALE: a new ScreenExporter, from 0
+        self._recorded_screens = 0
+        self._record_warned = False
+        self._recorded(lambda: atari.reload(plan["seed"]), atari=atari)
         self.atari = atari
         self._ale_frame_skip = plan["frame_skip"]
         self._reward_clip = plan["reward_clip"]

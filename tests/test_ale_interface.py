@@ -38,12 +38,12 @@ def test_fresh_interface_settings_and_bad_calls_before_a_load():
         ours.loadROM(None)
     with pytest.raises(ValueError, match="not found"):
         ours.loadROM("/no/such/rom.bin")
-    ours.setString("record_screen_dir", "/tmp")
-    with pytest.raises(ValueError, match="record_screen_dir"):
+    ours.setString("cpu", "high")
+    with pytest.raises(ValueError, match="cpu"):
         ours.loadROM(_rom("pong"))
     with pytest.raises(RuntimeError, match="ROM not set"):
         ours.act(0)                                       # nothing was loaded
-    ours.setString("record_screen_dir", "")
+    ours.setString("cpu", "low")
     ours.setInt("random_seed", 3)
     ours.loadROM(_rom("pong"))
     assert ours.getFrameNumber() == 0 and ours.getString("rom_file") == _rom("pong")
@@ -242,3 +242,63 @@ print(json.dumps(out))
     assert got == ref
     assert ref[-1][1] and not any(t for _, _, t in ref)   # a game over, never truncated
     assert len({lives for lives, _, _ in ref}) > 2        # lives were lost on the way
+
+
+# ALE's record_screen_dir (ScreenExporter::saveNext in StellaEnvironment::act): before
+# each frame an act runs, or refuses once the episode is over, the screen is saved as
+# <dir>/NNNNNN.png, numbered from 0 at each load, each pixel twice as wide.  berzerk's
+# mode selection acts inside reset_game (at the load too: 20 acts of 4 frames, more than
+# the log's first room, so the reset runs again from a snapshot); space_invaders saves
+# colour-averaged screens, and frames after a truncation are saved too.
+@pytest.mark.parametrize("game,settings,calls", [
+    ("berzerk", [("setInt", "frame_skip", 4)], [("act", 1)] * 3 + [("mode", 17), ("reset",), ("act", 0)]),
+    ("space_invaders", [("setBool", "color_averaging", True), ("setInt", "frame_skip", 2),
+                        ("setInt", "max_num_frames_per_episode", 20)],
+     [("act", 1), ("clone",), ("act", 0), ("act", 1), ("restore",)] + [("act", 0)] * 10 + [("reset",), ("act", 1)]),
+])
+def test_record_screen_dir_writes_ale_pys_screens(tmp_path, game, settings, calls):
+    import imageio.v3 as iio
+
+    written = []
+    for x in (ale_py.ALEInterface(), cule.ALEInterface()):
+        d = tmp_path / type(x).__module__.split(".")[0]
+        d.mkdir()
+        for method, key, value in settings:
+            getattr(x, method)(key, value)
+        x.setString("record_screen_dir", str(d))
+        x.loadROM(_rom(game))
+        for call in calls:
+            if call[0] == "act":
+                x.act(ale_py.Action(call[1]))
+            elif call[0] == "mode":
+                x.setMode(call[1])
+            elif call[0] == "reset":
+                x.reset_game()
+            elif call[0] == "clone":
+                snap = x.cloneState()
+            else:
+                x.restoreState(snap)
+        written.append(sorted(p.name for p in d.iterdir()))
+        if isinstance(x, cule.ALEInterface):
+            names = written[0]
+            assert written[1] == names and names[0] == "000000.png" and len(names) >= 28
+            for name in names:
+                ours = iio.imread(d / name)
+                assert ours.shape == (x.getScreenDims()[0], 320, 3)
+                assert np.array_equal(ours, iio.imread(tmp_path / "ale_py" / name)), name
+            x.setString("record_screen_dir", "")
+            x.loadROM("")   # recording stops at the next load
+            x.act(0)
+            assert sorted(p.name for p in d.iterdir()) == names
+
+
+def test_record_screen_dir_that_cannot_be_written_warns_and_goes_on(tmp_path):
+    # ALE logs "Could not open ... for writing" and goes on counting.
+    ours = cule.ALEInterface()
+    ours.setString("record_screen_dir", str(tmp_path / "missing"))
+    ours.loadROM(_rom("pong"))
+    with pytest.warns(RuntimeWarning, match="could not write .*000000.png"):
+        ours.act(0)
+    (tmp_path / "missing").mkdir()
+    ours.act(0)
+    assert [p.name for p in (tmp_path / "missing").iterdir()] == ["000001.png"]
