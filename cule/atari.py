@@ -345,8 +345,6 @@ class Atari:
             raise ValueError(f"full_action_space must be True or False, got {full_action_space!r}")
         if not isinstance(sound, (bool, np.bool_)):
             raise ValueError(f"sound must be True or False, got {sound!r}")
-        if not isinstance(truncate_on_loss_of_life, (bool, np.bool_)):
-            raise ValueError(f"truncate_on_loss_of_life must be True or False, got {truncate_on_loss_of_life!r}")
         seeds = self._seeds(seed, num_envs)
 
         self.game = self.rom.game
@@ -356,7 +354,7 @@ class Atari:
         self.repeat_action_probability = ale_float(p)
         self.full_action_space = bool(full_action_space)
         self.max_num_frames_per_episode = int(max_num_frames_per_episode)
-        self.truncate_on_loss_of_life = bool(truncate_on_loss_of_life)
+        self.truncate_on_loss_of_life = truncate_on_loss_of_life   # checked by the property
         self.mode = int(mode)
         self.difficulty = int(difficulty)
         self.seeds = seeds
@@ -375,7 +373,7 @@ class Atari:
         # samples after its last frame (ALE's frame_skip = this batch's frameskip).
         cfg["sound"] = bool(sound)
         self._cfg = cfg
-        self.initial_lives = int(_core.initial_lives(cfg["game_id"]))
+        self._initial_lives = int(_core.initial_lives(cfg["game_id"]))
         ids = _core.legal_actions(cfg["game_id"]) if self.full_action_space else list(info["minimal_actions"])
         self.action_set = torch.tensor(ids, dtype=torch.int64)
         self._cuda = None
@@ -434,6 +432,25 @@ class Atari:
         if arr.min() < 0 or arr.max() > _MAX_SEED:
             raise ValueError(f"seeds must be in [0, {_MAX_SEED}], got {arr.min()}..{arr.max()}")
         return arr.astype(np.int64)
+
+    @property
+    def initial_lives(self) -> int:
+        """The game's lives as its ALE RomSettings are constructed (ALE's ``m_max_lives``,
+        the limit of ``truncate_on_loss_of_life``; ALE 0.12.1 games/supported)."""
+        return self._initial_lives
+
+    @property
+    def truncate_on_loss_of_life(self) -> bool:
+        """ALE's ``truncate_on_loss_of_life``; may be changed between calls (it is judged
+        at the next act, reset or ALE-semantics restore).  Raises ValueError for anything
+        but True / False."""
+        return self._truncate_on_loss_of_life
+
+    @truncate_on_loss_of_life.setter
+    def truncate_on_loss_of_life(self, value) -> None:
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"truncate_on_loss_of_life must be True or False, got {value!r}")
+        self._truncate_on_loss_of_life = bool(value)
 
     def _params(self):
         """The backends' EnvParams: (frameskip, repeat_action_probability,

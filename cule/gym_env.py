@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import os
 import pathlib
+import sys
 import time
 import warnings
 from typing import Any, Optional, Union
@@ -70,6 +71,16 @@ def _colour_averaging_tables(pal: bool):
     blend = np.full((256, 256), nearest(np.zeros(3, np.int32)), np.uint8)
     blend[0::2, 0::2] = nearest(blended)
     return blend, rgb, gray
+
+
+def _caller_stacklevel() -> int:
+    """The ``warnings.warn`` stacklevel of the first frame outside the cule package
+    (the user's call that led here)."""
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _write_screen_png(path, rgb: np.ndarray) -> None:
@@ -867,7 +878,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                 if not self._record_warned:
                     self._record_warned = True
                     warnings.warn(f"record_screen_dir: could not write {path} ({e}); screens that cannot "
-                                  f"be written are skipped, as ALE does", RuntimeWarning, stacklevel=3)
+                                  f"be written are skipped, as ALE does (this warning is given once "
+                                  f"per load)", RuntimeWarning, stacklevel=_caller_stacklevel())
         return result
 
     def _act_frames(self, action: int, strength: float, frames: int) -> int:
@@ -1014,11 +1026,12 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         self._record_dir = plan["record_screen_dir"]   # ALE: a new ScreenExporter, from 0
         self._recorded_screens = 0
         self._record_warned = False
+        # (Set before the reload: the screens its mode selection saves are blended too.)
+        self._colour_averaging = plan["colour_averaging"]
         self._recorded(lambda: atari.reload(plan["seed"]), atari=atari)
         self.atari = atari
         self._ale_frame_skip = plan["frame_skip"]
         self._reward_clip = plan["reward_clip"]
-        self._colour_averaging = plan["colour_averaging"]
         self._sticky_strength[0] = _vector.initial_paddle_strength   # a new ALE environment
         self._loaded_rom_path = plan["path"]
         settings = self.ale._settings

@@ -249,9 +249,11 @@ print(json.dumps(out))
 # <dir>/NNNNNN.png, numbered from 0 at each load, each pixel twice as wide.  berzerk's
 # mode selection acts inside reset_game (at the load too: 20 acts of 4 frames, more than
 # the log's first room, so the reset runs again from a snapshot); space_invaders saves
-# colour-averaged screens, and frames after a truncation are saved too.
+# colour-averaged screens, and frames after a truncation are saved too; double_dunk's
+# load saves colour-averaged screens of its mode selection.
 @pytest.mark.parametrize("game,settings,calls", [
     ("berzerk", [("setInt", "frame_skip", 4)], [("act", 1)] * 3 + [("mode", 17), ("reset",), ("act", 0)]),
+    ("double_dunk", [("setBool", "color_averaging", True)], [("act", 1)] * 8 + [("mode", 2), ("reset",)]),
     ("space_invaders", [("setBool", "color_averaging", True), ("setInt", "frame_skip", 2),
                         ("setInt", "max_num_frames_per_episode", 20)],
      [("act", 1), ("clone",), ("act", 0), ("act", 1), ("restore",)] + [("act", 0)] * 10 + [("reset",), ("act", 1)]),
@@ -297,8 +299,9 @@ def test_record_screen_dir_that_cannot_be_written_warns_and_goes_on(tmp_path):
     ours = cule.ALEInterface()
     ours.setString("record_screen_dir", str(tmp_path / "missing"))
     ours.loadROM(_rom("pong"))
-    with pytest.warns(RuntimeWarning, match="could not write .*000000.png"):
+    with pytest.warns(RuntimeWarning, match="could not write .*000000.png") as caught:
         ours.act(0)
+    assert caught[0].filename == __file__   # the caller's line
     (tmp_path / "missing").mkdir()
     ours.act(0)
     assert [p.name for p in (tmp_path / "missing").iterdir()] == ["000001.png"]

@@ -364,3 +364,14 @@ def test_a_batch_inherited_by_a_forked_process_still_steps():
         obs, *_ = venv.step(a % 4)
     assert got == hashlib.sha256(emu.ram.numpy().tobytes() + obs.numpy().tobytes()).digest()
     venv.close()
+
+
+def test_truncate_on_loss_of_life_attribute_is_checked():
+    e = cule.Atari("breakout", 1, seed=0)
+    with pytest.raises(ValueError, match="truncate_on_loss_of_life"):
+        e.truncate_on_loss_of_life = "yes"
+    assert e.truncate_on_loss_of_life is False
+    with pytest.raises(AttributeError):
+        e.initial_lives = 99
+    e.truncate_on_loss_of_life = True   # judged from the next act on
+    assert e.initial_lives == 5 and e._params()[3] == 5
