@@ -182,6 +182,27 @@ def test_setters_and_sound_match_cpu(game):
     assert bool((cpu.audio != 128).any())
 
 
+def test_truncate_on_loss_of_life_matches_cpu():
+    # ALE's truncate_on_loss_of_life reaches the kernels (EnvParams.max_lives): breakout's
+    # episodes end at the first life lost, and bank_heist's start truncated.
+    for game, steps in (("breakout", 150), ("bank_heist", 5)):
+        n = 40
+        cpu = cule.Atari(game, n, seed=2, frameskip=4, truncate_on_loss_of_life=True)
+        gpu = cule.Atari(game, n, seed=2, frameskip=4, truncate_on_loss_of_life=True, device="cuda")
+        gen = torch.Generator().manual_seed(3)
+        truncations = 0
+        for t in range(steps):
+            a = cpu.action_set[torch.randint(len(cpu.action_set), (n,), generator=gen)]
+            assert torch.equal(cpu.act(a), gpu.act(a.cuda()).cpu()), (game, t)
+            assert torch.equal(cpu.truncated, gpu.truncated.cpu()) and torch.equal(cpu.ram, gpu.ram.cpu())
+            done = (cpu.terminated | cpu.truncated).nonzero().flatten()
+            truncations += int(cpu.truncated.sum())
+            cpu.reset(done)
+            gpu.reset(done.cuda())
+        assert truncations > n, game
+        assert torch.equal(cpu.clone_state()["consoles"], gpu.clone_state()["consoles"].cpu())
+
+
 def test_cpu_actions_on_a_cuda_env():
     e = cule.Atari("pong", 4, seed=0, device="cuda")
     c = cule.Atari("pong", 4, seed=0)
