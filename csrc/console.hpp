@@ -14,7 +14,6 @@ namespace cule {
 struct ResetMemo;      // ale_env.hpp
 struct PowerOnState;   // ale_env.hpp
 
-// One console's view of the machine for the duration of a call.
 // The screens ALE's act saves before each frame it runs or refuses (record_screen_dir:
 // ScreenExporter::saveNext of m_screen, ALE 0.12.1 StellaEnvironment::act), for one
 // console on the host: entry k holds the frame buffers then, the current one first (ALE's
@@ -26,6 +25,7 @@ struct ScreenLog {
   int32_t count;
 };
 
+// One console's view of the machine for the duration of a call.
 struct Machine {
   Console& c;
   const GameConfig& g;
