@@ -985,7 +985,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         if (rom.game != atari.game or plan["sound"] != atari.sound
                 or plan["paddle_range"] != (atari._cfg["paddle_min"], atari._cfg["paddle_max"])
                 or plan["system_random_seed"] != atari._cfg.get("system_random_seed", _core.SYSTEM_RANDOM_SEED)):
-            # Another game, sound device or paddle range: another console (made before
+            # Another game, sound device, paddle range or system seed: another console (made before
             # anything changes, so a failure leaves the env as it was).
             with _invalid_argument():
                 atari = Atari(pathlib.Path(plan["path"]), 1, frameskip=plan["frame_skip"],
