@@ -242,14 +242,12 @@ CULE_HD bool ale_truncated(const Console& c, const GameConfig& g, const EnvParam
 // them (ALE 0.12.1: every constructor calls reset(), except Freeway's, whose lives()
 // is constant).  Atlantis2Settings::reset leaves m_lives uninitialised; ALE's
 // prototype objects are allocated at start-up, where it reads 0, and so does this
-// zero-filled console's.  Host only (a Console on the heap).
+// zero-filled console's.  Host only.
 inline int32_t game_initial_lives(uint8_t game_id) {
-  Console* c = new Console();
-  memset((void*)c, 0, sizeof(Console));
-  game_reset(*c, game_id);
-  const int32_t lives = game_lives(*c, game_id);
-  delete c;
-  return lives;
+  Console c;
+  memset((void*)&c, 0, sizeof(Console));
+  game_reset(c, game_id);
+  return game_lives(c, game_id);
 }
 
 // ALEState::applyActionPaddles's step for a paddle strength: int(+-PADDLE_DELTA *
@@ -292,10 +290,9 @@ CULE_HD void ale_log_screen(Machine& m) {
   if (!log) return;
   if (log->count < log->capacity) {
     uint8_t* e = log->data + (size_t)log->count * 2 * kFrameBufferBytes;
-    const uint8_t* cur = m.fbs + (m.c.tia.cur_buf ? kFrameBufferBytes : 0);
-    const uint8_t* other = m.fbs + (m.c.tia.cur_buf ? 0 : kFrameBufferBytes);
+    const uint8_t* cur = m.fb();
     memcpy(e, cur, kFrameBufferBytes);
-    memcpy(e + kFrameBufferBytes, other, kFrameBufferBytes);
+    memcpy(e + kFrameBufferBytes, cur == m.fbs ? m.fbs + kFrameBufferBytes : m.fbs, kFrameBufferBytes);
   }
   ++log->count;
 }

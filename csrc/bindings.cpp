@@ -16,14 +16,6 @@ namespace py = pybind11;
 using namespace cule;
 
 
-// EnvParams from the bindings' arguments (max_lives: kNoLivesLimit when
-// truncate_on_loss_of_life is off).
-static EnvParams ale_params(int frameskip, float p, int32_t max_frames, int32_t max_lives) {
-  EnvParams e{frameskip, p, max_frames};
-  e.max_lives = max_lives;
-  return e;
-}
-
 PYBIND11_MODULE(_core, m) {
   m.doc() = "cule native core: the batched Atari 2600 emulator (CPU backend)";
   m.attr("console_state_bytes") = (int)sizeof(Console);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ale_env.hpp"
 #include "games/dispatch.hpp"
 #include "state.hpp"
 
@@ -25,6 +26,14 @@ T* writable(pybind11::array& a, const char* what, size_t count) {
     throw std::invalid_argument(std::string(what) + ": expected " + std::to_string(count) + " elements, got " +
                                 std::to_string(a.size()));
   return static_cast<T*>(a.mutable_data());
+}
+
+// EnvParams from the bindings' arguments (max_lives: kNoLivesLimit when
+// truncate_on_loss_of_life is off).
+inline EnvParams ale_params(int frameskip, float p, int32_t max_frames, int32_t max_lives) {
+  EnvParams e{frameskip, p, max_frames};
+  e.max_lives = max_lives;
+  return e;
 }
 
 // A C-contiguous array of T with `count` elements, or std::invalid_argument.

@@ -148,8 +148,7 @@ PYBIND11_MODULE(_vector, m) {
         float* st = out_array<float>(sticky, "sticky", n);
         int32_t* r = out_array<int32_t>(rewards, "rewards", n);
         for (size_t i = 0; i < n; ++i) if (a[i] >= A_NUM_ACTIONS) throw std::out_of_range("action id out of range");
-        EnvParams prm{frameskip, p, max_frames};
-        prm.max_lives = max_lives;
+        const EnvParams prm = ale_params(frameskip, p, max_frames, max_lives);
         py::gil_scoped_release nogil;
         for (size_t i = 0; i < n; ++i) {
           Machine m = b.machine((int)i);

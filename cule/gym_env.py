@@ -73,6 +73,16 @@ def _colour_averaging_tables(pal: bool):
     return blend, rgb, gray
 
 
+def _averaged_index(atari: Atari, frame_buffers: np.ndarray, current: int) -> np.ndarray:
+    """The colour-averaged screen (palette indices, uint8 [H, W]) of a console of `atari`
+    from its two frame buffers (uint8 [2 * frame_buffer_bytes]), buffer `current` the
+    current one."""
+    h, w = atari.screen_shape
+    buffers = frame_buffers.reshape(2, _core.frame_buffer_bytes)[:, :h * w].reshape(2, h, w)
+    blend = _colour_averaging_tables(atari.rom.info["display"] == "PAL")[0]
+    return blend[buffers[current], buffers[1 - current]]
+
+
 def _caller_stacklevel() -> int:
     """The ``warnings.warn`` stacklevel of the first frame outside the cule package
     (the user's call that led here)."""
@@ -866,10 +876,10 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             atari.restore_state(snapshot)
             frames = logged
         h, w = atari.screen_shape
-        blend, rgb, _ = _colour_averaging_tables(atari.rom.info["display"] == "PAL")
+        rgb = _colour_averaging_tables(atari.rom.info["display"] == "PAL")[1]
         for entry in log[:logged]:
-            buffers = entry.reshape(2, _core.frame_buffer_bytes)[:, :h * w].reshape(2, h, w)
-            index = blend[buffers[0], buffers[1]] if self._colour_averaging else buffers[0]
+            # (An entry holds the current frame buffer first.)
+            index = _averaged_index(atari, entry, 0) if self._colour_averaging else entry[:h * w].reshape(h, w)
             path = os.path.join(self._record_dir, f"{self._recorded_screens:06d}.png")
             self._recorded_screens += 1
             try:
@@ -962,10 +972,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             atari._batch.screen_index(index)
             return index[0]
         consoles, frame_buffers = atari._batch.state_views()
-        buffers = frame_buffers[0].reshape(2, _core.frame_buffer_bytes)[:, :h * w].reshape(2, h, w)
-        current = int(consoles[0, _core.console_cur_buf_offset])
-        blend, rgb, gray = _colour_averaging_tables(atari.rom.info["display"] == "PAL")
-        index = blend[buffers[current], buffers[1 - current]]
+        index = _averaged_index(atari, frame_buffers[0], int(consoles[0, _core.console_cur_buf_offset]))
+        _, rgb, gray = _colour_averaging_tables(atari.rom.info["display"] == "PAL")
         return index if kind == "index" else rgb[index] if kind == "rgb" else gray[index]
 
     def _get_obs(self):

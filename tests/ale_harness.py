@@ -273,6 +273,30 @@ def compare_interfaces(ale, emu, tag):
     ])
 
 
+def apply_call(ale, call, kept):
+    """One call of a call list (see replay_calls) on an ALEInterface (ale-py's or cule's);
+    `kept` is its list of clones.  Returns the reward of an act, else None."""
+    from ale_py import Action
+
+    op = call[0]
+    if op == "act":
+        return ale.act(Action(call[1]), *call[2:])
+    if op == "poke":
+        ale.setRAM(call[1], call[2])
+    elif op == "clone":
+        kept.append(ale.cloneState(include_rng=call[1]))
+    elif op == "restore":
+        ale.restoreState(kept[call[1]])
+    elif op == "reset":
+        ale.reset_game()
+    elif op == "mode":
+        ale.setMode(call[1])
+        ale.setDifficulty(call[2])
+    else:
+        raise ValueError(f"unknown call {call!r}")
+    return None
+
+
 def replay_calls(game, seed, calls, p=0.0, max_frames=0, frameskip=1, truncate_on_loss_of_life=False):
     """ale-py's ALEInterface and cule.ALEInterface given the same call list, compared
     (reward, then compare_interfaces) after every call; a game over after an act resets
@@ -280,30 +304,13 @@ def replay_calls(game, seed, calls, p=0.0, max_frames=0, frameskip=1, truncate_o
     value) = setRAM, ("clone", include_rng), ("restore", k) = the k-th clone, ("reset",)
     and ("mode", mode, difficulty).  Returns (the first difference or None, the number
     of game overs, how many of them were truncations)."""
-    from ale_py import Action
-
     pair = [make_ale(game, seed, p, max_frames, frameskip=frameskip, interface=i,
                      truncate_on_loss_of_life=truncate_on_loss_of_life) for i in (None, cule.ALEInterface)]
     snaps = ([], [])
     game_overs = truncations = 0
     for t, call in enumerate(calls):
-        op, rewards = call[0], []
-        for a, kept in zip(pair, snaps):
-            if op == "act":
-                rewards.append(a.act(Action(call[1]), *call[2:]))
-            elif op == "poke":
-                a.setRAM(call[1], call[2])
-            elif op == "clone":
-                kept.append(a.cloneState(include_rng=call[1]))
-            elif op == "restore":
-                a.restoreState(kept[call[1]])
-            elif op == "reset":
-                a.reset_game()
-            elif op == "mode":
-                a.setMode(call[1])
-                a.setDifficulty(call[2])
-            else:
-                raise ValueError(f"unknown call {call!r}")
+        op = call[0]
+        rewards = [r for r in (apply_call(a, call, kept) for a, kept in zip(pair, snaps)) if r is not None]
         tag = f"call {t} {call}"
         if rewards and rewards[0] != rewards[1]:
             return f"{tag}: reward ale={rewards[0]} cule={rewards[1]}", game_overs, truncations

@@ -252,14 +252,16 @@ print(json.dumps(out))
 # colour-averaged screens, and frames after a truncation are saved too; double_dunk's
 # load saves colour-averaged screens of its mode selection.
 @pytest.mark.parametrize("game,settings,calls", [
-    ("berzerk", [("setInt", "frame_skip", 4)], [("act", 1)] * 3 + [("mode", 17), ("reset",), ("act", 0)]),
-    ("double_dunk", [("setBool", "color_averaging", True)], [("act", 1)] * 8 + [("mode", 2), ("reset",)]),
+    ("berzerk", [("setInt", "frame_skip", 4)], [("act", 1)] * 3 + [("mode", 17, 0), ("reset",), ("act", 0)]),
+    ("double_dunk", [("setBool", "color_averaging", True)], [("act", 1)] * 8 + [("mode", 2, 0), ("reset",)]),
     ("space_invaders", [("setBool", "color_averaging", True), ("setInt", "frame_skip", 2),
                         ("setInt", "max_num_frames_per_episode", 20)],
-     [("act", 1), ("clone",), ("act", 0), ("act", 1), ("restore",)] + [("act", 0)] * 10 + [("reset",), ("act", 1)]),
+     [("act", 1), ("clone", False), ("act", 0), ("act", 1), ("restore", 0)] + [("act", 0)] * 10
+     + [("reset",), ("act", 1)]),
 ])
 def test_record_screen_dir_writes_ale_pys_screens(tmp_path, game, settings, calls):
     import imageio.v3 as iio
+    from ale_harness import apply_call
 
     written = []
     for x in (ale_py.ALEInterface(), cule.ALEInterface()):
@@ -269,17 +271,9 @@ def test_record_screen_dir_writes_ale_pys_screens(tmp_path, game, settings, call
             getattr(x, method)(key, value)
         x.setString("record_screen_dir", str(d))
         x.loadROM(_rom(game))
+        kept = []
         for call in calls:
-            if call[0] == "act":
-                x.act(ale_py.Action(call[1]))
-            elif call[0] == "mode":
-                x.setMode(call[1])
-            elif call[0] == "reset":
-                x.reset_game()
-            elif call[0] == "clone":
-                snap = x.cloneState()
-            else:
-                x.restoreState(snap)
+            apply_call(x, call, kept)
         written.append(sorted(p.name for p in d.iterdir()))
         if isinstance(x, cule.ALEInterface):
             names = written[0]
