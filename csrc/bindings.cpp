@@ -263,21 +263,49 @@ PYBIND11_MODULE(_core, m) {
       });
 
   m.def("cpu_run_flat", [](py::array& mem, uint16_t pc, uint64_t max_instructions, bool stop_on_self_jump,
-                           uint8_t a, uint8_t x, uint8_t y, uint8_t sp, uint8_t p, bool table_driven) {
+                           uint8_t a, uint8_t x, uint8_t y, uint8_t sp, uint8_t p, bool table_driven, bool high,
+                           uint32_t trace) {
         uint8_t* mm = writable<uint8_t>(mem, "memory", 65536);
         FlatRunResult r;
+        std::vector<FlatAccess> log(trace);
+        uint64_t accesses = 0;
         {
           py::gil_scoped_release nogil;
-          r = cpu_run_flat(mm, pc, max_instructions, stop_on_self_jump, a, x, y, sp, p, table_driven);
+          if (high || trace) {
+            // The traced bus (table-driven step), as ALE's M6502High or M6502Low.
+            auto go = [&](auto& bus) {
+              bus.log = log.data();
+              bus.cap = trace;
+              r = cpu_run_flat_on(bus, mm, pc, max_instructions, stop_on_self_jump, a, x, y, sp, p);
+              accesses = bus.n;
+            };
+            if (high) {
+              FlatBusTraced<true> bus;
+              go(bus);
+            } else {
+              FlatBusTraced<false> bus;
+              go(bus);
+            }
+          } else {
+            r = cpu_run_flat(mm, pc, max_instructions, stop_on_self_jump, a, x, y, sp, p, table_driven);
+          }
         }
         py::dict d;
         d["pc"] = r.pc; d["a"] = r.a; d["x"] = r.x; d["y"] = r.y; d["sp"] = r.sp; d["p"] = r.p;
         d["halted"] = r.halted; d["cycles"] = r.cycles; d["instructions"] = r.instructions;
+        if (trace) {
+          py::list out;
+          for (uint64_t i = 0; i < accesses && i < trace; ++i)
+            out.append(py::make_tuple(log[i].cycle, log[i].addr, log[i].value, log[i].write ? "W" : "R"));
+          d["accesses"] = out;
+        }
         return d;
       },
       py::arg("memory"), py::arg("pc"), py::arg("max_instructions"), py::arg("stop_on_self_jump") = false,
       py::arg("a") = 0, py::arg("x") = 0, py::arg("y") = 0, py::arg("sp") = 0xFF, py::arg("p") = 0x30,
-      py::arg("table_driven") = false,
+      py::arg("table_driven") = false, py::arg("high") = false, py::arg("trace") = 0,
       "Run the 6507 core over a flat 64 KiB memory (no mirroring), for CPU tests; table_driven runs "
-      "Core::step's GPU form (one table-driven copy of the stages) instead of the host's per-opcode copies.");
+      "Core::step's GPU form (one table-driven copy of the stages) instead of the host's per-opcode copies. "
+      "high: as ALE's M6502High (cpu='high'), table-driven.  trace > 0: result['accesses'] lists the first "
+      "`trace` bus accesses as (cycle count when made, address, byte, 'R' or 'W'), table-driven.");
 }

@@ -154,9 +154,11 @@ CULE_FI uint32_t cart_bank_key(const CartState& k) {
 // kOpcodeSwitch: whether Core::step dispatches on the host through its per-opcode
 // copies (cpu6507.hpp, CULE_HOST_OPCODE_SWITCH); off for the DPC cart, whose much
 // larger share of bus calls made those copies about 4% slower there.
-template <bool kPlain, bool kOpSwitch = true>
+// kHigh: the CPU runs as ALE's M6502High (GameConfig::cpu_high; cpu6507.hpp).
+template <bool kPlain, bool kOpSwitch = true, bool kHigh = false>
 struct BusT {
   static constexpr bool kOpcodeSwitch = kOpSwitch;
+  static constexpr bool kCycleExact = kHigh;
   Machine& m;
   uint8_t* ram;              // RIOT RAM
   const uint8_t* rom;        // the image (!kPlain) or the current 4K bank (kPlain)
@@ -684,8 +686,10 @@ CULE_BIG void run_frame(Machine& m) {
 #else
   // On the host the CPU loop has three copies (each inlined here; one function for all
   // made the compiler keep less of the CPU state in registers): the plain mappers', the
-  // DPC's (with the table-driven step, see BusT) and every other mapper's.
-  if (cart_is_plain(m.g.cart_type)) run_frame_cpu<BusT<true>>(m);
+  // DPC's (with the table-driven step, see BusT) and every other mapper's; and a fourth,
+  // table-driven, for ALE's cpu="high" on any mapper.
+  if (m.g.cpu_high) run_frame_cpu<BusT<false, false, true>>(m);
+  else if (cart_is_plain(m.g.cart_type)) run_frame_cpu<BusT<true>>(m);
   else if (m.g.cart_type == CART_DPC) run_frame_cpu<BusT<false, false>>(m);
   else run_frame_cpu<Bus>(m);
 #endif

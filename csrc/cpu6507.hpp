@@ -40,6 +40,24 @@
 //     only cpu_reset restarts it.
 //   * No IRQ/NMI (not wired on the 2600).
 //
+// ALE's other core, M6502High (its setting cpu="high"), is the same instruction set
+// run as the chip runs it, access by access.  A bus whose kCycleExact is true gets it:
+//   * every bus access charges one cycle just before it is made, and nothing else
+//     charges cycles, so the TIA and RIOT see each access at its own cycle, and an
+//     instruction takes as many cycles as it makes accesses (LAX zp: 3, not 4; a JAM
+//     only its opcode fetch);
+//   * the dummy accesses of the NMOS chip: implied and accumulator instructions (and
+//     PHA PHP PLA PLP RTI RTS) read the byte after the opcode; zp,X / zp,Y / (zp,X)
+//     read the unindexed zero-page address; abs,X / abs,Y / (zp),Y read the address
+//     before the carry into the high byte (read-only ones only when the carry
+//     happens, then the real address); a read-modify-write writes the unmodified byte
+//     back before the result; a taken branch reads the byte after the offset, and
+//     across a page the target's offset in the old page;
+//   * the pointer of (zp,X) / (zp),Y wraps inside page zero ($FF takes its high byte
+//     from $00);
+//   * no skipped timer-wait rounds (Core::bne_to).
+// Facts: ALE 0.12.1 M6502Hi.m4 / M6502Hi.ins and M6502.m4 (the instruction bodies).
+//
 // Everything is header-only, allocation-free and CULE_HD, so the same code runs
 // in the CPU thread pool and inside CUDA kernels.  The Bus template parameter
 // must provide (all CULE_HD):
@@ -139,11 +157,19 @@ constexpr CULE_HOST_DEVICE bool opcode_switch(decltype(B::kOpcodeSwitch)) { retu
 template <class B>
 constexpr CULE_HOST_DEVICE bool opcode_switch(...) { return true; }
 
+// Bus::kCycleExact if the bus has it (ALE's M6502High: see the top of this file), else false.
+template <class B>
+constexpr CULE_HOST_DEVICE bool cycle_exact(decltype(B::kCycleExact)) { return B::kCycleExact; }
+template <class B>
+constexpr CULE_HOST_DEVICE bool cycle_exact(...) { return false; }
+
 // One instruction's worth of execution context.  The registers are copied in,
 // worked on as locals and copied back, which lets the compiler keep them in
 // registers across the whole instruction.
 template <class Bus>
 struct Core {
+  // ALE's M6502High: a cycle charged at each access, the dummy accesses made.
+  static constexpr bool kHigh = cycle_exact<Bus>(0);
   Bus& bus;
   uint16_t pc;
   uint8_t a, x, y, sp, p, halted;
@@ -163,8 +189,14 @@ struct Core {
   // ---- bus primitives ------------------------------------------------------
   // Addresses may be computed in int (e.g. pointer+1 = $0100); they are
   // truncated to 16 bits here, exactly like passing them to a uint16_t API.
-  CULE_FI uint8_t rd(uint32_t addr) { return bus.peek((uint16_t)addr); }
-  CULE_FI void wr(uint32_t addr, uint32_t v) { bus.poke((uint16_t)addr, (uint8_t)v); }
+  CULE_FI uint8_t rd(uint32_t addr) {
+    if constexpr (kHigh) bus.add_cycles(1);
+    return bus.peek((uint16_t)addr);
+  }
+  CULE_FI void wr(uint32_t addr, uint32_t v) {
+    if constexpr (kHigh) bus.add_cycles(1);
+    bus.poke((uint16_t)addr, (uint8_t)v);
+  }
   CULE_FI void tick(uint32_t n) { bus.add_cycles(n); }
 
   // ---- flags ---------------------------------------------------------------
@@ -209,10 +241,10 @@ struct Core {
     return (uint16_t)(lo | (hi << 8));
   }
   // Pointer in page zero (already wrapped to 8 bits); high byte from ptr+1
-  // without wrapping.
+  // without wrapping (M6502High: wrapped).
   CULE_FI uint16_t read_ptr(uint32_t ptr) {
     const uint32_t lo = rd(ptr);
-    const uint32_t hi = rd(ptr + 1u);
+    const uint32_t hi = rd(kHigh ? ((ptr + 1u) & 0xFFu) : ptr + 1u);
     return (uint16_t)(lo | (hi << 8));
   }
   // JMP (ind): the high byte comes from the same page as the low byte.
@@ -397,11 +429,20 @@ struct Core {
   CULE_FI static uint8_t sh_value(uint16_t ea, uint32_t v) { return (uint8_t)(v & (uint32_t)((ea >> 8) + 1u)); }
 
   // ---- control flow ----------------------------------------------------------
-  // A branch, its offset byte fetched: +1 cycle if taken, +2 across a page.
+  // A taken branch, its offset byte fetched, to target: +1 cycle, +2 across a page
+  // (M6502High: as many dummy reads).
+  CULE_FI void branch_extra(uint16_t target) {
+    if constexpr (kHigh) {
+      (void)rd(pc);
+      if ((pc ^ target) & 0xFF00u) (void)rd((pc & 0xFF00u) | (target & 0x00FFu));
+    } else {
+      tick(((pc ^ target) & 0xFF00u) ? 2 : 1);
+    }
+  }
   CULE_FI void branch_to(uint8_t off, bool taken) {
     if (!taken) return;
     const uint16_t target = (uint16_t)(pc + (int8_t)off);
-    tick(((pc ^ target) & 0xFF00u) ? 2 : 1);
+    branch_extra(target);
     pc = target;
   }
   // BNE.  The loop `LDA INTIM / BNE *-3` (or LDX / LDY) is how games wait for the
@@ -412,9 +453,9 @@ struct Core {
     if (p & kZ) return;
     const uint16_t target = (uint16_t)(pc + (int8_t)off);
     const uint32_t extra = ((pc ^ target) & 0xFF00u) ? 2 : 1;
-    tick(extra);
+    branch_extra(target);
     pc = target;
-    if constexpr (HasTimerWait<Bus>::value) {
+    if constexpr (HasTimerWait<Bus>::value && !kHigh) {
       if (off == 0xFB && budget > 2) {
         uint8_t op = 0, v = 0;
         const uint32_t rounds = bus.skip_timer_wait(pc, 4 + 2 + extra, (uint32_t)(budget - 1) / 2, op, v);
@@ -507,23 +548,46 @@ struct Core {
   // One instruction after its opcode fetch: `d` is the opcode's decode entry.
   CULE_FI void execute(const uint8_t opcode, const uint32_t d) {
     const uint32_t mode = entry_mode(d);
-    tick((d >> 12) & 15u);
+    const uint32_t access = entry_access(d);
+    if constexpr (!kHigh) tick((d >> 12) & 15u);
     if (mode == kSpecial) {
+      // M6502High: PHP PLP RTI PHA RTS PLA read the byte after the opcode first.
+      if constexpr (kHigh) {
+        if ((opcode & 0x9Fu) == 0x08u || opcode == 0x40u || opcode == 0x60u) (void)rd(pc);
+      }
       step_special(opcode);
       return;
     }
     uint32_t ea = pc;   // kImm: the operand byte
     if (mode == kImm) pc = (uint16_t)(pc + 1);
+    if constexpr (kHigh) {
+      if (mode == kImp) (void)rd(pc);
+    }
     if (mode >= kRel) {
       uint32_t lo = fetch8();
       if (mode >= kAbs) lo |= (uint32_t)fetch8() << 8;
+      // M6502High: zp,X / zp,Y / (zp,X) read the zero-page address before indexing.
+      if constexpr (kHigh) {
+        if (mode == kZpX || mode == kZpY || mode == kIndX) (void)rd(lo);
+      }
       if (mode == kIndX || mode == kIndY) lo = read_ptr(pointer_of(mode, lo));
       ea = indexed(mode, lo);
-      if ((d & (1u << 16)) && ((lo ^ ea) & 0xFF00u)) tick(1);   // read-only indexed, page crossed
+      if constexpr (kHigh) {
+        // The read before the carry into the high byte: always for writes and
+        // read-modify-writes, for reads only when there is a carry.
+        if (mode == kAbsX || mode == kAbsY || mode == kIndY) {
+          const uint32_t uncarried = (lo & 0xFF00u) | (ea & 0x00FFu);
+          if (access != kRead || uncarried != ea) (void)rd(uncarried);
+        }
+      } else if ((d & (1u << 16)) && ((lo ^ ea) & 0xFF00u)) {
+        tick(1);   // read-only indexed, page crossed
+      }
     }
-    const uint32_t access = entry_access(d);
     uint8_t v = 0;
     if (access & kRead) v = rd(ea);
+    if constexpr (kHigh) {
+      if (access == kRmw) wr(ea, v);   // the unmodified byte written back first
+    }
     uint8_t r = 0;
     switch (d & 0x7Fu) {
       // read

@@ -27,6 +27,41 @@ struct FlatBusTable : FlatBus {
   static constexpr bool kOpcodeSwitch = false;
 };
 
+// One bus access, as the traced bus records it: the cycle count when it was made
+// (after ALE's M6502High charged its cycle), the address, the byte, and whether it
+// was a write.
+struct FlatAccess {
+  uint64_t cycle;
+  uint16_t addr;
+  uint8_t value;
+  uint8_t write;
+};
+
+// The flat bus recording every access into log[0 .. cap) (n counts them all), with
+// Core::step's table-driven dispatch; kHigh: the core runs as ALE's M6502High
+// (cpu6507.hpp).  For the CPU tests of the bus traffic and timing.
+template <bool kHigh>
+struct FlatBusTraced : FlatBus {
+  static constexpr bool kOpcodeSwitch = false;
+  static constexpr bool kCycleExact = kHigh;
+  FlatAccess* log = nullptr;
+  uint64_t cap = 0, n = 0;
+
+  CULE_HD void note(uint16_t addr, uint8_t v, uint8_t write) {
+    if (n < cap) log[n] = FlatAccess{cycles, addr, v, write};
+    ++n;
+  }
+  CULE_HD uint8_t peek(uint16_t addr) {
+    const uint8_t v = mem[addr];
+    note(addr, v, 0);
+    return v;
+  }
+  CULE_HD void poke(uint16_t addr, uint8_t v) {
+    note(addr, v, 1);
+    mem[addr] = v;
+  }
+};
+
 struct FlatRunResult {
   uint16_t pc;
   uint8_t a, x, y, sp, p, halted;
@@ -41,10 +76,9 @@ struct FlatRunResult {
 // with bits 5 and 4 forced on, as the core can't represent them clear.
 // table_driven: Core::step's GPU form (FlatBusTable) instead of the host's.
 template <class B>
-inline FlatRunResult cpu_run_flat_on(uint8_t* mem64k, uint16_t start_pc, uint64_t max_instructions,
+inline FlatRunResult cpu_run_flat_on(B& bus, uint8_t* mem64k, uint16_t start_pc, uint64_t max_instructions,
                                      bool stop_on_self_jump, uint8_t a, uint8_t x, uint8_t y, uint8_t sp,
                                      uint8_t p) {
-  B bus;
   bus.mem = mem64k;
   bus.cycles = 0;
   CpuState s;
@@ -80,9 +114,12 @@ inline FlatRunResult cpu_run_flat_on(uint8_t* mem64k, uint16_t start_pc, uint64_
 inline FlatRunResult cpu_run_flat(uint8_t* mem64k, uint16_t start_pc, uint64_t max_instructions,
                                   bool stop_on_self_jump, uint8_t a = 0, uint8_t x = 0,
                                   uint8_t y = 0, uint8_t sp = 0xFF, uint8_t p = 0x30, bool table_driven = false) {
-  return table_driven
-             ? cpu_run_flat_on<FlatBusTable>(mem64k, start_pc, max_instructions, stop_on_self_jump, a, x, y, sp, p)
-             : cpu_run_flat_on<FlatBus>(mem64k, start_pc, max_instructions, stop_on_self_jump, a, x, y, sp, p);
+  if (table_driven) {
+    FlatBusTable bus;
+    return cpu_run_flat_on(bus, mem64k, start_pc, max_instructions, stop_on_self_jump, a, x, y, sp, p);
+  }
+  FlatBus bus;
+  return cpu_run_flat_on(bus, mem64k, start_pc, max_instructions, stop_on_self_jump, a, x, y, sp, p);
 }
 
 }  // namespace cule

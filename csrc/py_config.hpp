@@ -68,6 +68,7 @@ inline GameConfig config_from_dict(const pybind11::dict& d) {
   g.paddle_min = d["paddle_min"].cast<int32_t>();
   g.paddle_max = d["paddle_max"].cast<int32_t>();
   g.sound = d.contains("sound") ? d["sound"].cast<bool>() : false;
+  g.cpu_high = d.contains("cpu_high") ? d["cpu_high"].cast<bool>() : false;
   g.system_seed = d.contains("system_random_seed") ? (uint32_t)d["system_random_seed"].cast<int64_t>()
                                                    : kSystemRandomSeed;
   if (g.cart_type >= CART_COUNT) throw std::invalid_argument("unknown cartridge type");

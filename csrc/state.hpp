@@ -50,6 +50,10 @@ struct GameConfig {
   // registers, so that acts can make samples (Machine::audio); 0 ignores audio writes.
   // A batch setting, fixed when it is made.
   uint8_t sound;
+  // ALE's `cpu` setting (Console.cxx): 0 "low", the default, ALE's M6502Low; 1 any
+  // other value, M6502High, which charges a cycle at each bus access and makes the
+  // dummy accesses of the real chip (cpu6507.hpp).  A batch setting; CPU backend only.
+  uint8_t cpu_high;
   uint16_t ystart;
   uint16_t height;           // properties' height (210 unless overridden)
   uint16_t screen_height;    // observation height ALE reports (250 for PAL with height 210)

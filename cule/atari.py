@@ -287,7 +287,7 @@ class Atari:
                  difficulty: Optional[int] = None, seed: Union[None, int, Sequence[int]] = None,
                  num_threads: Optional[int] = None, render: bool = True, sound: bool = False,
                  _emulate_cuda: bool = False, _paddle_range: Optional[tuple] = None,
-                 _system_random_seed: Optional[int] = None):
+                 _system_random_seed: Optional[int] = None, _cpu_high: bool = False):
         self.rom: Rom = load_rom(game)
         info = self.rom.info
         if (isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1
@@ -369,6 +369,13 @@ class Atari:
             # as uint32), the seed of the system RNG at power-on (RAM, RIOT timer,
             # cartridge RAM).
             cfg["system_random_seed"] = int(_system_random_seed) & 0xFFFFFFFF
+        if _cpu_high:
+            # Private, for AtariEnv.ale.loadROM: ALE's cpu setting other than "low", its
+            # M6502High core (a cycle charged at each bus access, the chip's dummy
+            # accesses made; csrc/cpu6507.hpp).  The CPU backend only.
+            if self.device.type == "cuda" or _emulate_cuda:
+                raise ValueError("ALE's cpu='high' (M6502High) runs on the CPU backend only: use device='cpu'")
+            cfg["cpu_high"] = True
         # Sound observations: the TIA's audio registers are tracked, and each act makes
         # samples after its last frame (ALE's frame_skip = this batch's frameskip).
         cfg["sound"] = bool(sound)
@@ -710,7 +717,9 @@ class Atari:
         checks),
         ``include_rng`` (bool), ``sound`` (whether the batch tracks the TIA's audio: its
         sound registers and generators are in ``consoles``, its ``audio`` samples are
-        not, as ALE's ``cloneState`` leaves out ``getAudio``'s buffer); ``consoles``,
+        not, as ALE's ``cloneState`` leaves out ``getAudio``'s buffer), ``cpu`` (ALE's CPU
+        core the batch runs: ``"low"``, or ``"high"`` for ALE's ``cpu`` setting's
+        M6502High, see ``cule.ALEInterface``); ``consoles``,
         ``frame_buffers`` and the digests are on the env's device.  Both backends write the
         same bytes, so a state moves between CPU and CUDA envs.  The bytes are this build's
         struct layout: restore them with the same cule version, and do not edit them.
@@ -748,6 +757,7 @@ class Atari:
             "frame_buffer_digest": _row_digests(f) ^ _row_digests(c),
             "include_rng": bool(include_rng),
             "sound": self.sound,
+            "cpu": "high" if self._cfg.get("cpu_high") else "low",
         }
 
     def restore_state(self, state: dict, env_ids=None, ale_semantics: bool = False) -> None:
@@ -778,7 +788,9 @@ class Atari:
                 snapshot saved before frame buffers had a digest is restored without
                 that check), or env ids that do
                 not match the snapshot's rows, a non-bool ``ale_semantics`` or ``include_rng``,
-                or a full restore into a batch with sound of a state from one without.
+                or a full restore into a batch with sound of a state from one without, or a
+                state of the other CPU core (``cpu``: ALE's M6502::load refuses another
+                core's state).
             Nothing is changed then.
         """
         if not isinstance(ale_semantics, (bool, np.bool_)):
@@ -799,6 +811,11 @@ class Atari:
                              "(restore it with ale_semantics=True, or take it from a batch with sound)")
         if state["game"] != self.game:
             raise ValueError(f"state is of {state['game']!r}, not of {self.game!r} (the game loaded here)")
+        cpu = "high" if self._cfg.get("cpu_high") else "low"
+        if state.get("cpu", "low") != cpu:
+            # ALE's System::loadState stops at the CPU (M6502::load checks the core's name).
+            raise ValueError(f"state was taken with ALE's cpu={state.get('cpu', 'low')!r} core; this batch runs "
+                             f"cpu={cpu!r} (ALE cannot restore another core's state either)")
         if state["md5"] != self.rom.info["md5"]:
             raise ValueError(f"state was taken with a ROM of MD5 {state['md5']!r}; {self.game!r} is loaded "
                              f"here from a ROM of MD5 {self.rom.info['md5']!r}")

@@ -408,6 +408,9 @@ class ConsoleView:
         - ``system_random_seed`` (the system RNG's seed when the console is made: the
           power-on RAM, the RIOT timer's start and cartridge RAM, ALE 0.12.1 System.cxx;
           4753849 by default);
+        - ``cpu`` (``"low"``, the default, ALE's M6502Low; any other value ALE's
+          M6502High, which charges a cycle at each bus access and makes the 6502's dummy
+          reads and writes, ALE 0.12.1 Console.cxx; see ``csrc/cpu6507.hpp``);
         - ``truncate_on_loss_of_life`` (the episode is truncated once ``lives()`` is
           below the game's initial lives, ALE's ``m_max_lives``; see
           ``cule.Atari``'s argument of that name);
@@ -433,10 +436,7 @@ class ConsoleView:
             TypeError: ``rom_file`` is not a path (None included), as ale-py.
             ValueError: the file is missing, a directory or not a ROM cule supports
                 (ALE exits the process); ``frame_skip`` is negative (ALE 0.12.1 keeps it
-                unsigned, so its ``act`` would not return); or a setting asks for what
-                cule does not emulate: ``cpu`` other than ``low`` (the message
-                names the default to set back).  Nothing
-                is changed.
+                unsigned, so its ``act`` would not return).  Nothing is changed.
             gymnasium.error.Error: ``display_screen`` is set and no window can be
                 opened (SDL can open none, or pygame is missing).  Nothing is changed.
         """
@@ -497,16 +497,6 @@ class ConsoleView:
             raise InvalidArgument(f"ROM file {path!r} is a directory")
         with _invalid_argument():
             rom = load_rom(pathlib.Path(path))   # a path, even one named like a game
-        readers = {bool: (s.get_bool, "setBool"), str: (s.get_string, "setString"), int: (s.get_int, "setInt")}
-        unsupported = []
-        for key, default in _LOAD_ONLY_DEFAULTS.items():
-            get, setter = readers[type(default)]
-            if get(key) != default:
-                unsupported.append((key, f"{setter}({key!r}, {default!r})"))
-        if unsupported:
-            raise InvalidArgument(
-                f"cule does not emulate the ALE setting(s) {', '.join(k for k, _ in unsupported)} as set; "
-                f"loadROM changed nothing (ALE's defaults: {'; '.join(c for _, c in unsupported)})")
         frame_skip = s.get_int("frame_skip")
         if frame_skip < 0:
             raise InvalidArgument(f"frame_skip {frame_skip} is negative: ALE 0.12.1 keeps it "
@@ -525,6 +515,8 @@ class ConsoleView:
             "max_num_frames_per_episode": max(0, s.get_int("max_num_frames_per_episode")),
             "truncate_on_loss_of_life": s.get_bool("truncate_on_loss_of_life"),
             "system_random_seed": s.get_int("system_random_seed") & 0xFFFFFFFF,
+            # ALE Console.cxx: M6502Low for "low", M6502High for any other value.
+            "cpu_high": s.get_string("cpu") != "low",
             "record_screen_dir": s.get_string("record_screen_dir"),
             "reward_clip": None if reward == (-2**31, 2**31 - 1) else reward,
             "paddle_range": (PADDLE_MIN if paddle_min == -1 else paddle_min,
@@ -536,13 +528,6 @@ class ConsoleView:
             "display": s.get_bool("display_screen"),
             "colour_averaging": s.get_bool("color_averaging"),
         }
-
-
-# The settings loadROM refuses unless they hold ALE's defaults (features cule does not
-# emulate), with those defaults.
-_LOAD_ONLY_DEFAULTS = {
-    "cpu": "low",
-}
 
 
 def _rom_path_arg(rom_file, method: str) -> str:
@@ -992,16 +977,17 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         rom, atari = plan["rom"], self.atari
         if (rom.game != atari.game or plan["sound"] != atari.sound
                 or plan["paddle_range"] != (atari._cfg["paddle_min"], atari._cfg["paddle_max"])
-                or plan["system_random_seed"] != atari._cfg.get("system_random_seed", _core.SYSTEM_RANDOM_SEED)):
-            # Another game, sound device, paddle range or system seed: another console (made before
-            # anything changes, so a failure leaves the env as it was).
+                or plan["system_random_seed"] != atari._cfg.get("system_random_seed", _core.SYSTEM_RANDOM_SEED)
+                or plan["cpu_high"] != atari._cfg.get("cpu_high", False)):
+            # Another game, sound device, paddle range, system seed or CPU core: another
+            # console (made before anything changes, so a failure leaves the env as it was).
             with _invalid_argument():
                 atari = Atari(pathlib.Path(plan["path"]), 1, frameskip=plan["frame_skip"],
                               repeat_action_probability=plan["repeat_action_probability"],
                               full_action_space=atari.full_action_space,
                               max_num_frames_per_episode=plan["max_num_frames_per_episode"], seed=0,
                               num_threads=1, sound=plan["sound"], _paddle_range=plan["paddle_range"],
-                              _system_random_seed=plan["system_random_seed"])
+                              _system_random_seed=plan["system_random_seed"], _cpu_high=plan["cpu_high"])
         # ALE's OSystem makes a new screen at each load: a window iff display_screen,
         # paced at the new console's frame rate.  A window that was closed (by the user,
         # close(), or a newer env taking it over) stays closed until display_screen is

@@ -9,12 +9,14 @@ every act the RAM, RGB screen, reward, game over, lives and frame number must be
 A game over resets the consoles that ended.  With ``--restore P``, before each act every
 console is also, with probability P each: cloned (``cloneState``, include_rng drawn at
 random; cule: ``clone_state``), restored to a random earlier clone (``restoreState``;
-cule: ``restore_state(..., ale_semantics=True)``) or reset (``reset_game``).  Prints one
+cule: ``restore_state(..., ale_semantics=True)``) or reset (``reset_game``).  With ``--cpu
+high`` both run ALE's M6502High core (``setString("cpu", "high")``).  Prints one
 line per game (OK, or the first difference with its act index) and exits 1 if any game
 differed.  Not part of the test suite: ``tests/test_crash_states.py`` and
 ``tests/test_state.py`` keep the sequences it and a helper's fuzz found.
 
     python scripts/setram_fuzz.py [--games pong breakout] [--acts 400] [--seed-offset 0] [--restore 0.03]
+        [--cpu high]
 """
 import argparse
 import os
@@ -36,15 +38,16 @@ except ImportError:  # pragma: no cover
     raise SystemExit("setram_fuzz.py compares with ale-py: pip install ale-py==0.12.1")
 
 
-def fuzz(game, acts, frame_skip, consoles, poke_every, seed_offset, restore=0.0):
+def fuzz(game, acts, frame_skip, consoles, poke_every, seed_offset, restore=0.0, cpu="low"):
     """None if every act matched, else a description of the first difference."""
     seed = (zlib.crc32(game.encode()) + seed_offset) % 10000
     emu = cule.Atari(game, consoles, seed=seed, frameskip=frame_skip, repeat_action_probability=0.25,
-                     full_action_space=True, max_num_frames_per_episode=3000)
+                     full_action_space=True, max_num_frames_per_episode=3000, _cpu_high=cpu != "low")
     ales = []
     for i in range(consoles):
         a = ale_py.ALEInterface()
         a.setLoggerMode(ale_py.LoggerMode.Error)
+        a.setString("cpu", cpu)
         a.setInt("random_seed", seed + i)
         a.setInt("frame_skip", frame_skip)
         a.setInt("max_num_frames_per_episode", 3000)
@@ -103,13 +106,14 @@ def main():
     ap.add_argument("--seed-offset", type=int, default=0, help="shifts every game's seed")
     ap.add_argument("--restore", type=float, default=0.0,
                     help="probability, before each act, of a clone, of a restore and of a reset_game (default 0)")
+    ap.add_argument("--cpu", default="low", help="ALE's cpu setting: low (default) or high")
     args = ap.parse_args()
     if not 0.0 <= args.restore <= 1.0:
         ap.error("--restore must be in [0, 1]")
     failed = 0
     for game in args.games or cule.list_games():
         diff = fuzz(game, args.acts, args.frame_skip, args.consoles, args.poke_every, args.seed_offset,
-                    args.restore)
+                    args.restore, args.cpu)
         print(f"{game}: {'OK' if diff is None else 'MISMATCH ' + diff}", flush=True)
         failed += diff is not None
     print(f"{failed} game(s) differed")
