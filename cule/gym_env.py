@@ -823,13 +823,13 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             for _ in range(frame_skip):
                 self._display.show(self.atari.screen_rgb()[0].numpy())
                 reward += self._act_frames(action, strength, 1)
+        elif shown:
+            # With sound observations (display_screen set without sound) and ALE's
+            # frame_skip above 1, ALE makes the act's audio from all of its frames at once,
+            # which frame-by-frame acts would not: the act runs whole, logging the screen
+            # before each frame, and the window then shows those screens.
+            reward = self._act_frames(action, strength, frame_skip, show=True)
         else:
-            if shown:
-                # With sound observations (display_screen set without sound) and ALE's
-                # frame_skip above 1, once per act, paced for all of its frames: ALE
-                # makes the act's audio from all of its frames at once, which
-                # frame-by-frame acts would not.
-                self._display.show(self.atari.screen_rgb()[0].numpy(), frames=frame_skip)
             reward = self._act_frames(action, strength, acts * frame_skip)
         if clip is not None:
             # std::clamp(reward, reward_min, reward_max) as libstdc++ computes it (also
@@ -837,14 +837,15 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             reward = min(max(reward, clip[0]), clip[1])
         return reward
 
-    def _recorded(self, run, frames: int = 64, atari: Optional[Atari] = None):
+    def _recorded(self, run, frames: int = 64, atari: Optional[Atari] = None, show: bool = False):
         """run() (an act or a reset of the env's console, or of `atari`), returning what
         it returns; with ALE's record_screen_dir set, the screens ALE's act saves before
         each frame it runs or refuses (the mode selection's acts in a reset too) are
         then written to the directory, numbered on from the load (ALE's ScreenExporter).
-        `frames`: room for that many screens; a call that logs more is run again, from a
-        full snapshot taken before, with room for all of them."""
-        if not self._record_dir:
+        With `show`, the display_screen window then shows each of them, as ALE's act
+        does before each frame.  `frames`: room for that many screens; a call that logs
+        more is run again, from a full snapshot taken before, with room for all of them."""
+        if not self._record_dir and not show:
             return run()
         atari = atari or self.atari
         snapshot = atari.clone_state(include_rng=True)
@@ -862,7 +863,10 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             frames = logged
         h, w = atari.screen_shape
         rgb = _colour_averaging_tables(atari.rom.info["display"] == "PAL")[1]
-        for entry in log[:logged]:
+        if show:
+            for entry in log[:logged]:
+                self._display.show(rgb[entry[:h * w].reshape(h, w)])
+        for entry in log[:logged] if self._record_dir else ():
             # (An entry holds the current frame buffer first.)
             index = _averaged_index(atari, entry, 0) if self._colour_averaging else entry[:h * w].reshape(h, w)
             path = os.path.join(self._record_dir, f"{self._recorded_screens:06d}.png")
@@ -877,10 +881,11 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                                   f"per load)", RuntimeWarning, stacklevel=_caller_stacklevel())
         return result
 
-    def _act_frames(self, action: int, strength: float, frames: int) -> int:
+    def _act_frames(self, action: int, strength: float, frames: int, show: bool = False) -> int:
         """`frames` frames of ALE's act loop (sticky actions per frame, one audio after
-        the last); returns the summed reward."""
-        return self._recorded(lambda: self._act_frames_now(action, strength, frames), frames)
+        the last; with `show`, the window shows the screen before each); returns the
+        summed reward."""
+        return self._recorded(lambda: self._act_frames_now(action, strength, frames), frames, show=show)
 
     def _act_frames_now(self, action: int, strength: float, frames: int) -> int:
         self._act[0] = action

@@ -27,9 +27,10 @@ What cule does differently, on purpose:
   mode (it sets ALE's ``sound``).
 - With ``display_screen`` set without ``sound`` (through ``setBool``), ``sound_obs``
   and ALE's own ``frame_skip`` above 1 (set with ``setInt`` and ``loadROM``; ale-py's
-  env keeps it at 1), the screen is shown once per ALE act, at the pace of all its
-  frames: ALE makes the act's audio from all its frames at once, which cule's
-  frame-by-frame acts would not.
+  env keeps it at 1), the act runs whole, as ALE makes the act's audio from all its
+  frames at once (frame-by-frame acts would not), and the screens logged before each
+  of its frames are shown after it: the same screens at the same pace, each shown
+  after the act's frames rather than between them.
 - pygame (SDL 2) draws the window.  It has one window per process: the newest env that
   opens one takes it over (a copy of an env, each env of a sync vector env in turn), and
   the older one goes on unshown and unpaced.  ale-py opens a window per env.

@@ -213,26 +213,36 @@ def test_closed_window_stays_closed_until_display_screen_is_set_again():
     env.close()
 
 
-def test_sound_obs_with_ale_frame_skip_shows_once_per_act():
-    # display_screen without sound keeps sound_obs's audio, and ALE makes an act's audio
-    # from all of its frames at once: cule then shows the screen once per ALE act (paced
-    # for its frames) and keeps ale-py's results.
+def test_sound_obs_with_ale_frame_skip_shows_every_frame():
+    # ALE's act shows the screen before each frame it runs (StellaEnvironment::act).  With
+    # sound_obs (display_screen without sound) and ALE's frame_skip above 1, ALE makes an
+    # act's audio from all of its frames at once: cule runs the act whole, logging the
+    # screens, and shows them after it; ale-py's results stay the same.
     ref = gym.make("ALE/Breakout-v5", frameskip=1, sound_obs=True).unwrapped
     env = gym.make("cule/Breakout-v5", frameskip=1, sound_obs=True).unwrapped
-    for e in (ref, env):
+    twin = gym.make("ALE/Breakout-v5", frameskip=1, sound_obs=True).unwrapped   # frame by frame
+    for e in (ref, env, twin):
         e.reset(seed=5)
-        e.ale.setInt("frame_skip", 3)
-        e.ale.setBool("display_screen", True)
+        e.ale.setInt("frame_skip", 3 if e is not twin else 1)
+        e.ale.setBool("display_screen", e is not twin)
         e.ale.loadROM("")
     display = env._display
+    shown, show = [], display.show
+    display.show = lambda rgb, frames=1: (shown.append(np.array(rgb)), show(rgb, frames=frames))
     for t in range(10):
-        before = ref.ale.getScreenRGB()
+        expected = []
+        for _ in range(3):   # the screens before each of the act's frames
+            expected.append(twin.ale.getScreenRGB())
+            twin.ale.act(1)
         oa, ra, *_ = ref.step(1)
         oc, rc, *_ = env.step(1)
-        assert display.frames_shown == t + 1 and _shows(display.window_pixels(), before)
+        assert display.frames_shown == 3 * (t + 1)
+        assert all(np.array_equal(x, y) for x, y in zip(shown[-3:], expected))
+        assert _shows(display.window_pixels(), expected[-1])
         np.testing.assert_array_equal(oa["sound"], oc["sound"])
         np.testing.assert_array_equal(oa["image"], oc["image"])
         assert ra == rc
+    assert np.array_equal(twin.ale.getScreenRGB(), ref.ale.getScreenRGB())
     assert oc["sound"].any()
     env.close()
     ref.close()
