@@ -260,6 +260,13 @@ class Atari:
             0.12.1's sound device models them, csrc/tia_sound.hpp).  The reset_game
             memo then also compares the sound registers, so fewer resets match an
             earlier one's and run in full (see the README).
+        cpu: ALE's CPU core (its ``cpu`` setting, ALE 0.12.1 Console.cxx): ``"low"``
+            (default, ALE's default) for M6502Low, which charges an instruction's cycles
+            at once, or ``"high"`` for M6502High, which charges a cycle at each bus
+            access and makes the 6502's dummy reads and writes (csrc/cpu6507.hpp).  The
+            two give different games only rarely in play (pitfall2), more often in code
+            a game runs after its RAM is poked.  ``"high"`` runs on the CPU backend only,
+            and more slowly.
 
     Attributes (besides the per-env tensors below):
         game (str): the ALE id; rom: the ROM's facts (``rom.info``: modes, difficulties,
@@ -273,11 +280,11 @@ class Atari:
         initial_lives (int): the game's lives as its ALE RomSettings are constructed
             (ALE's ``m_max_lives``, the limit of ``truncate_on_loss_of_life``).
         num_envs, frameskip, max_num_frames_per_episode, truncate_on_loss_of_life, mode,
-            difficulty, device: as given.
+            difficulty, device, cpu: as given.
 
     Raises:
-        ValueError: unknown or unsupported game, unreadable or unknown ROM file, or
-            an argument out of range.
+        ValueError: unknown or unsupported game, unreadable or unknown ROM file, an
+            argument out of range, or ``cpu="high"`` with the CUDA backend.
     """
 
     def __init__(self, game: Union[str, os.PathLike], num_envs: int, *, device: Union[str, torch.device] = "cpu",
@@ -286,8 +293,8 @@ class Atari:
                  mode: Optional[int] = None,
                  difficulty: Optional[int] = None, seed: Union[None, int, Sequence[int]] = None,
                  num_threads: Optional[int] = None, render: bool = True, sound: bool = False,
-                 _emulate_cuda: bool = False, _paddle_range: Optional[tuple] = None,
-                 _system_random_seed: Optional[int] = None, _cpu_high: bool = False):
+                 cpu: str = "low", _emulate_cuda: bool = False, _paddle_range: Optional[tuple] = None,
+                 _system_random_seed: Optional[int] = None):
         self.rom: Rom = load_rom(game)
         info = self.rom.info
         if (isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1
@@ -369,13 +376,13 @@ class Atari:
             # as uint32), the seed of the system RNG at power-on (RAM, RIOT timer,
             # cartridge RAM).
             cfg["system_random_seed"] = int(_system_random_seed) & 0xFFFFFFFF
-        if _cpu_high:
-            # Private, for AtariEnv.ale.loadROM: ALE's cpu setting other than "low", its
-            # M6502High core (a cycle charged at each bus access, the chip's dummy
-            # accesses made; csrc/cpu6507.hpp).  The CPU backend only.
+        if not isinstance(cpu, str) or cpu not in ("low", "high"):
+            raise ValueError(f"cpu must be 'low' or 'high' (ALE's M6502Low / M6502High), got {cpu!r}")
+        if cpu == "high":
             if self.device.type == "cuda" or _emulate_cuda:
-                raise ValueError("ALE's cpu='high' (M6502High) runs on the CPU backend only: use device='cpu'")
+                raise ValueError("cpu='high' (ALE's M6502High) runs on the CPU backend only: use device='cpu'")
             cfg["cpu_high"] = True
+        self._cpu = cpu
         # Sound observations: the TIA's audio registers are tracked, and each act makes
         # samples after its last frame (ALE's frame_skip = this batch's frameskip).
         cfg["sound"] = bool(sound)
@@ -439,6 +446,11 @@ class Atari:
         if arr.min() < 0 or arr.max() > _MAX_SEED:
             raise ValueError(f"seeds must be in [0, {_MAX_SEED}], got {arr.min()}..{arr.max()}")
         return arr.astype(np.int64)
+
+    @property
+    def cpu(self) -> str:
+        """ALE's CPU core the batch runs: ``"low"`` (M6502Low) or ``"high"`` (M6502High)."""
+        return self._cpu
 
     @property
     def initial_lives(self) -> int:
@@ -757,7 +769,7 @@ class Atari:
             "frame_buffer_digest": _row_digests(f) ^ _row_digests(c),
             "include_rng": bool(include_rng),
             "sound": self.sound,
-            "cpu": "high" if self._cfg.get("cpu_high") else "low",
+            "cpu": self._cpu,
         }
 
     def restore_state(self, state: dict, env_ids=None, ale_semantics: bool = False) -> None:
@@ -811,7 +823,7 @@ class Atari:
                              "(restore it with ale_semantics=True, or take it from a batch with sound)")
         if state["game"] != self.game:
             raise ValueError(f"state is of {state['game']!r}, not of {self.game!r} (the game loaded here)")
-        cpu = "high" if self._cfg.get("cpu_high") else "low"
+        cpu = self._cpu
         if state.get("cpu", "low") != cpu:
             # ALE's System::loadState stops at the CPU (M6502::load checks the core's name).
             raise ValueError(f"state was taken with ALE's cpu={state.get('cpu', 'low')!r} core; this batch runs "

@@ -983,7 +983,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         if (rom.game != atari.game or plan["sound"] != atari.sound
                 or plan["paddle_range"] != (atari._cfg["paddle_min"], atari._cfg["paddle_max"])
                 or plan["system_random_seed"] != atari._cfg.get("system_random_seed", _core.SYSTEM_RANDOM_SEED)
-                or plan["cpu_high"] != atari._cfg.get("cpu_high", False)):
+                or plan["cpu_high"] != (atari.cpu == "high")):
             # Another game, sound device, paddle range, system seed or CPU core: another
             # console (made before anything changes, so a failure leaves the env as it was).
             with _invalid_argument():
@@ -992,7 +992,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                               full_action_space=atari.full_action_space,
                               max_num_frames_per_episode=plan["max_num_frames_per_episode"], seed=0,
                               num_threads=1, sound=plan["sound"], _paddle_range=plan["paddle_range"],
-                              _system_random_seed=plan["system_random_seed"], _cpu_high=plan["cpu_high"])
+                              cpu="high" if plan["cpu_high"] else "low",
+                              _system_random_seed=plan["system_random_seed"])
         # ALE's OSystem makes a new screen at each load: a window iff display_screen,
         # paced at the new console's frame rate.  A window that was closed (by the user,
         # close(), or a newer env taking it over) stays closed until display_screen is

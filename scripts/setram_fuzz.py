@@ -42,7 +42,7 @@ def fuzz(game, acts, frame_skip, consoles, poke_every, seed_offset, restore=0.0,
     """None if every act matched, else a description of the first difference."""
     seed = (zlib.crc32(game.encode()) + seed_offset) % 10000
     emu = cule.Atari(game, consoles, seed=seed, frameskip=frame_skip, repeat_action_probability=0.25,
-                     full_action_space=True, max_num_frames_per_episode=3000, _cpu_high=cpu != "low")
+                     full_action_space=True, max_num_frames_per_episode=3000, cpu="low" if cpu == "low" else "high")
     ales = []
     for i in range(consoles):
         a = ale_py.ALEInterface()

@@ -10,6 +10,7 @@ Golden values:
 """
 import numpy as np
 import pytest
+import torch
 
 import ale_py
 import cule
@@ -193,7 +194,7 @@ def _first_difference(game, acts, seed, poke_every, cule_high):
     which RAM, screen, reward or lives differ, or None."""
     ref = _ale(game, "high", seed)
     emu = cule.Atari(game, 1, seed=seed, frameskip=3, repeat_action_probability=0.25, full_action_space=True,
-                     _cpu_high=cule_high)
+                     cpu="high" if cule_high else "low")
     rng = np.random.default_rng(seed)
     for t in range(acts):
         if poke_every and t % poke_every == 0:
@@ -257,10 +258,26 @@ def test_ale_interface_makes_a_new_console_when_the_cpu_setting_changes():
     assert ours.cloneState()["cpu"] == "low"
 
 
-def test_cpu_high_is_refused_by_the_cuda_backend():
+def test_cpu_argument_of_cule_atari():
+    assert cule.Atari("pong", 1).cpu == "low" and cule.Atari("pong", 1, cpu="high").cpu == "high"
+    for bad in ("HIGH", "", None, 1, True):
+        with pytest.raises(ValueError, match="cpu must be 'low' or 'high'"):
+            cule.Atari("pong", 1, cpu=bad)
     # The kernels carry ALE's default core only: a clear error, not the other core.
     with pytest.raises(ValueError, match="CPU backend only"):
-        cule.Atari("pong", 2, _emulate_cuda=True, _cpu_high=True)
+        cule.Atari("pong", 2, _emulate_cuda=True, cpu="high")
+    # A batch's snapshot names its core, and the other core's batch refuses it.
+    high, low = cule.Atari("pitfall2", 2, cpu="high", seed=1), cule.Atari("pitfall2", 2, seed=1)
+    high.act(np.array([0, 3]))
+    state, ram_then = high.clone_state(), high.ram.clone()
+    assert state["cpu"] == "high" and low.clone_state()["cpu"] == "low"
+    ram = low.ram.clone()
+    with pytest.raises(ValueError, match="cpu='high'"):
+        low.restore_state(state)
+    assert torch.equal(low.ram, ram)
+    high.act(np.array([1, 1]))
+    high.restore_state(state)
+    assert torch.equal(high.ram, ram_then)
 
 
 def test_gymnasium_env_with_cpu_high_matches_ale_py():
@@ -281,4 +298,4 @@ def test_gymnasium_env_with_cpu_high_matches_ale_py():
         r1, r2 = ref.step(a), ours.step(a)
         assert np.array_equal(r1[0], r2[0]) and r1[1:4] == r2[1:4]
         assert np.array_equal(ref.unwrapped.ale.getRAM(), ours.unwrapped.ale.getRAM())
-    assert ours.unwrapped.atari._cfg["cpu_high"]
+    assert ours.unwrapped.atari.cpu == "high"
