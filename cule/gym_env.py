@@ -869,7 +869,9 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         for entry in log[:logged] if self._record_dir else ():
             # (An entry holds the current frame buffer first.)
             index = _averaged_index(atari, entry, 0) if self._colour_averaging else entry[:h * w].reshape(h, w)
-            path = os.path.join(self._record_dir, f"{self._recorded_screens:06d}.png")
+            # ALE opens the file by its C string: a NUL in the directory cuts the path
+            # there, so every screen overwrites that one file.
+            path = os.path.join(self._record_dir, f"{self._recorded_screens:06d}.png").split("\0", 1)[0]
             self._recorded_screens += 1
             try:
                 _write_screen_png(path, rgb[index])

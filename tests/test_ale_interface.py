@@ -297,3 +297,20 @@ def test_record_screen_dir_that_cannot_be_written_warns_and_goes_on(tmp_path):
     (tmp_path / "missing").mkdir()
     ours.act(0)
     assert [p.name for p in (tmp_path / "missing").iterdir()] == ["000001.png"]
+
+
+def test_record_screen_dir_with_a_nul_is_cut_there_as_ale_opens_its_c_string(tmp_path):
+    # ALE builds "<dir>/NNNNNN.png" and opens it by its C string: a NUL in the directory
+    # cuts the path there, so every screen overwrites the one file before it.
+    import imageio.v3 as iio
+    for sub in ("ref", "ours"):
+        (tmp_path / sub).mkdir()
+    ref, ours = ale_py.ALEInterface(), cule.ALEInterface()
+    for x, sub in ((ref, "ref"), (ours, "ours")):
+        x.setString("record_screen_dir", str(tmp_path / sub / "cut") + "\0rest")
+        x.loadROM(_rom("pong"))
+        for _ in range(40):
+            x.act(3)
+        assert [p.name for p in (tmp_path / sub).iterdir()] == ["cut"]
+    shot = [iio.imread(tmp_path / sub / "cut", extension=".png") for sub in ("ref", "ours")]
+    assert shot[0].shape == (210, 320, 3) and np.array_equal(shot[0], shot[1])
