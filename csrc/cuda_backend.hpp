@@ -114,11 +114,14 @@ class CudaVecEnv {
   // and alone so that the others' resets take the memo slots it records (-1: none; the
   // result is the same either way).
   void reset(uintptr_t seeds, const CudaVecOutputs& out, int leader, uintptr_t stream);
-  // action_idx: device int64 [N] indices into the action set; strengths: device float [N]
-  // or 0; bad: device int32 [1], set when an index is out of range (then nothing
-  // changes); final_obs: device uint8 like obs (SAME_STEP only).
+  // Steps the envs ids[0..count) (device int64, distinct; 0: every env, count N), as
+  // the CPU VecEnv::step: action_idx: device int64 [count] indices into the action set,
+  // for env ids[k]; strengths: device float [count] or 0; bad: device int32 [1], set
+  // when an index is out of range (then nothing changes); results go to rows ids[k] of
+  // `out` (N rows; the other rows are left alone); final_obs: device uint8 like obs
+  // (SAME_STEP only), rows ids[k] written.
   void step(uintptr_t action_idx, uintptr_t strengths, uintptr_t bad, const CudaVecOutputs& out,
-            uintptr_t final_obs, uintptr_t stream);
+            uintptr_t final_obs, uintptr_t stream, uintptr_t ids, int count);
 
   // The preprocessing state for clone / restore, in the CPU VecEnv's byte layout
   // (vector_bindings.cpp state_views): parts "slots", "raw", "stack" and, with

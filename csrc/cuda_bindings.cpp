@@ -119,13 +119,16 @@ CULE_PYBIND11_MODULE(CULE_CUDA_MODULE, m) {
         v.reset(seeds, CudaVecOutputs{outs[0], outs[1], outs[2], outs[3], outs[4], outs[5], outs[6], outs[7]},
                 leader, stream);
       }, py::arg("seeds"), py::arg("outs"), py::arg("stream"), py::arg("leader") = -1)
+      // ids / count: the envs to step (device int64 [count]), or 0 / -1 for every env.
       .def("step", [](CudaVecEnv& v, uintptr_t actions, uintptr_t strengths, uintptr_t bad,
-                      const std::vector<uintptr_t>& outs, uintptr_t final_obs, uintptr_t stream) {
+                      const std::vector<uintptr_t>& outs, uintptr_t final_obs, uintptr_t stream, uintptr_t ids,
+                      int count) {
         if (outs.size() != 8) throw std::invalid_argument("step: 8 output pointers");
         v.step(actions, strengths, bad,
                CudaVecOutputs{outs[0], outs[1], outs[2], outs[3], outs[4], outs[5], outs[6], outs[7]}, final_obs,
-               stream);
-      })
+               stream, ids, ids ? count : v.num_envs());
+      }, py::arg("actions"), py::arg("strengths"), py::arg("bad"), py::arg("outs"), py::arg("final_obs"),
+         py::arg("stream"), py::arg("ids") = 0, py::arg("count") = -1)
       .def("state_parts", &CudaVecEnv::state_parts)
       .def("state_part_bytes", &CudaVecEnv::state_part_bytes)
       .def("copy_state", &CudaVecEnv::copy_state, py::arg("part"), py::arg("ptr"), py::arg("to_device"),

@@ -48,6 +48,11 @@ struct VecDev {
   int num_actions;
   const uint8_t* lut;  // 256 x (r, g, b, gray)
   vec::AreaPlan plan;  // pointers into device memory
+  // The envs a step runs on (set per call by CudaVecEnv::step): thread or block t of the
+  // step's kernels works on env ids[t], t < count; ids null: env t, count n.  (Asynchronous
+  // mode steps batch_size envs, as the CPU VecEnv::step's ids.)
+  const int64_t* ids;
+  int count;
 };
 
 namespace {
@@ -57,6 +62,13 @@ constexpr uint8_t kPendNone = 0;     // the pooled screen is up to date
 constexpr uint8_t kPendZero = 1;     // it becomes all zeros
 constexpr uint8_t kPendBuffer = 2;   // + b: it becomes frame buffer b, converted
 constexpr uint8_t kPendHist = 4;     // + h: it becomes history slot h, converted
+
+// The env that thread or block t of a step's kernels works on (VecDev::ids), or -1
+// past the step's envs.
+CULE_HD int vec_env(const VecDev& d, long long t) {
+  if (t >= d.count) return -1;
+  return d.ids ? (int)d.ids[t] : (int)t;
+}
 
 CULE_HD size_t vec_word_index(int env, int w) {
   return (size_t)(env >> 5) * (size_t)kWords * 32u + (size_t)w * 32u + (size_t)(env & 31);
@@ -196,13 +208,15 @@ __global__ void k_vec_check(int n, const int64_t* actions, int num_actions, int3
   if (a < 0 || a >= num_actions) *bad = 1;
 }
 
-// One agent step.  same_step 0 (NEXT_STEP): an env whose episode is over is reset
+// One agent step of the call's envs (thread t: env vec_env(d, t), with action_idx[t] and
+// strengths[t]).  same_step 0 (NEXT_STEP): an env whose episode is over is reset
 // instead.  same_step 1: every env steps (k_vec_reset_done resets after final_obs).
 // With a bad action index nothing changes.
 __global__ void CULE_STEP_BOUNDS k_vec_step(DeviceBatch b, GameConfig g, VecDev d, const int64_t* action_idx, const float* strengths,
                            const int32_t* bad, int same_step, vec::VecOutputs out) {
-  int env = blockIdx.x * blockDim.x + threadIdx.x;
-  if (env >= d.n) return;
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const int env = vec_env(d, t);
+  if (env < 0) return;
   ConsoleStorage cs;
   load_console(b.states, env, cs);
   vec::EnvSlot& s = d.slots[env];
@@ -214,8 +228,8 @@ __global__ void CULE_STEP_BOUNDS k_vec_step(DeviceBatch b, GameConfig g, VecDev 
   } else {
     Machine m = machine(b, cs.c, g, env);
     GpuOps ops{&b, &d, env, &cs.c};
-    const uint8_t a = d.action_set[action_idx[env]];
-    vc_step_env(m, s, d.o, a, strengths ? strengths[env] : 1.0f, ops);
+    const uint8_t a = d.action_set[action_idx[t]];
+    vc_step_env(m, s, d.o, a, strengths ? strengths[t] : 1.0f, ops);
     vec_queue_screens(d, env, false);
     store_console(b.states, env, cs);
   }
@@ -225,8 +239,8 @@ __global__ void CULE_STEP_BOUNDS k_vec_step(DeviceBatch b, GameConfig g, VecDev 
 // SAME_STEP, after the final observations: resets the envs whose episode ended and
 // reports their new lives and frame counters (reward and flags stay the step's).
 __global__ void k_vec_reset_done(DeviceBatch b, GameConfig g, VecDev d, const int32_t* bad, vec::VecOutputs out) {
-  int env = blockIdx.x * blockDim.x + threadIdx.x;
-  if (env >= d.n) return;
+  const int env = vec_env(d, blockIdx.x * blockDim.x + threadIdx.x);
+  if (env < 0) return;
   if (*bad || !vc_episode_over(d.slots[env], d.o)) {
     d.write_slot[env] = -1;
     return;
@@ -242,7 +256,7 @@ __global__ void k_vec_reset_done(DeviceBatch b, GameConfig g, VecDev d, const in
 }
 
 // The three kernels after a step (k_vec_pool, k_vec_process, k_vec_obs) run one block per
-// env: its threads stride through the env's bytes (or 4-byte words) together, so a
+// env of the call (block t: env vec_env(d, t)): its threads stride through the env's bytes (or 4-byte words) together, so a
 // warp's accesses are consecutive and every index is a 32-bit offset into one env's
 // buffers.  (One thread per byte of the whole batch needed a 64-bit division per byte
 // to find its env; at 65,536 envs that was 2.2G threads for the pooled screens alone.)
@@ -283,8 +297,8 @@ CULE_HD uint32_t vec_pend_word(const VecDev& d, uint8_t p, const uint8_t* pal, u
 // captures nothing pools this result again).  A word a thread: raw_size is a multiple
 // of 160.  pend is cleared by k_vec_process.
 __global__ void k_vec_pool(DeviceBatch b, VecDev d) {
-  const int env = blockIdx.x;
-  if (env >= d.n) return;
+  const int env = vec_env(d, blockIdx.x);
+  if (env < 0) return;
   const uint8_t p0 = d.pend[(size_t)env * 2], p1 = d.pend[(size_t)env * 2 + 1];
   const bool pool = d.o.maxpool && d.write_slot[env] >= 0;
   if (!pool && p0 == kPendNone && p1 == kPendNone) return;
@@ -312,8 +326,8 @@ __global__ void k_vec_pool(DeviceBatch b, VecDev d) {
 // INTER_AREA elements of screen 0 into the ring slot (a reset zeroes the element in
 // the other slots).
 __global__ void k_vec_process(VecDev d) {
-  const int env = blockIdx.x;
-  if (env >= d.n) return;
+  const int env = vec_env(d, blockIdx.x);
+  if (env < 0) return;
   if (threadIdx.x == 0) {
     // k_vec_pool (earlier on this stream) has written the noted screens.
     d.pend[(size_t)env * 2] = kPendNone;
@@ -352,8 +366,8 @@ __device__ void vec_copy_stack(T* row, const T* st, int S, int n, int first, boo
 // 4, so whole words are copied.
 __global__ void k_vec_obs(VecDev d, uint8_t* dst, const uint8_t* term, const uint8_t* trunc, int final_only,
                           int words) {
-  const int env = blockIdx.x;
-  if (env >= d.n) return;
+  const int env = vec_env(d, blockIdx.x);
+  if (env < 0) return;
   const int S = d.o.stack_num;
   const size_t per_env = (size_t)S * d.obs_size;
   uint8_t* row = dst + (size_t)env * per_env;
@@ -442,6 +456,8 @@ CudaVecEnv::CudaVecEnv(CudaBatch& batch, const vec::VecOptions& o, const std::ve
   d.action_set = v.upload(action_set, "cudaMalloc(action set)");
   d.num_actions = (int)action_set.size();
   d.lut = bi.lut;
+  d.ids = nullptr;   // every env, in order (step sets its call's envs)
+  d.count = d.n;
   const size_t n = (size_t)d.n;
   d.slots = v.alloc<vec::EnvSlot>(n, "cudaMalloc(vector env slots)");
   d.raw = v.alloc<uint8_t>(n * 2 * d.raw_size, "cudaMalloc(pooled screens)");
@@ -495,13 +511,14 @@ static vec::VecOutputs vec_outputs(const CudaVecOutputs& o) {
 
 static void vec_finish(const DeviceBatch& b, const VecDev& d, uint8_t* obs, const vec::VecOutputs& out,
                        int final_only, cudaStream_t s) {
-  // One block per env (see k_vec_pool).
-  CULE_LAUNCH(k_vec_pool, d.n, kThreads, s, b, d);
+  // One block per env of the call (see k_vec_pool).
+  if (d.count < 1) return;
+  CULE_LAUNCH(k_vec_pool, d.count, kThreads, s, b, d);
   check(cudaGetLastError(), "k_vec_pool");
-  CULE_LAUNCH(k_vec_process, d.n, kThreads, s, d);
+  CULE_LAUNCH(k_vec_process, d.count, kThreads, s, d);
   check(cudaGetLastError(), "k_vec_process");
   const int words = (d.obs_size % 4 == 0 && (uintptr_t)obs % 4 == 0 && (uintptr_t)d.stack % 4 == 0) ? 1 : 0;
-  CULE_LAUNCH(k_vec_obs, d.n, kThreads, s, d, obs, (const uint8_t*)out.terminated, (const uint8_t*)out.truncated,
+  CULE_LAUNCH(k_vec_obs, d.count, kThreads, s, d, obs, (const uint8_t*)out.terminated, (const uint8_t*)out.truncated,
               final_only, words);
   check(cudaGetLastError(), "k_vec_obs");
 }
@@ -526,17 +543,23 @@ void CudaVecEnv::reset(uintptr_t seeds, const CudaVecOutputs& o, int leader, uin
 }
 
 void CudaVecEnv::step(uintptr_t action_idx, uintptr_t strengths, uintptr_t bad, const CudaVecOutputs& o,
-                      uintptr_t final_obs, uintptr_t stream) {
+                      uintptr_t final_obs, uintptr_t stream, uintptr_t ids, int count) {
   Impl& v = *impl_;
+  if (count < 0 || count > v.d.n || (!ids && count != v.d.n))
+    throw std::invalid_argument("step: count must be num_envs, or at most num_envs with ids");
   DeviceGuard guard(v.batch->device);
   cudaStream_t s = (cudaStream_t)stream;
   const vec::VecOutputs out = vec_outputs(o);
-  const VecDev& d = v.d;
+  VecDev d = v.d;   // this call's envs
+  d.ids = (const int64_t*)ids;
+  d.count = count;
   check(cudaMemsetAsync((void*)bad, 0, sizeof(int32_t), s), "clear action check");
-  CULE_LAUNCH(k_vec_check, blocks(d.n), kThreads, s, d.n, (const int64_t*)action_idx, d.num_actions, (int32_t*)bad);
+  if (count < 1) return;
+  CULE_LAUNCH(k_vec_check, blocks(count), kThreads, s, count, (const int64_t*)action_idx, d.num_actions,
+              (int32_t*)bad);
   check(cudaGetLastError(), "k_vec_check");
   const int same = d.o.same_step ? 1 : 0;
-  CULE_LAUNCH(k_vec_step, blocks(d.n), kThreads, s, v.batch->b, v.batch->cfg, d, (const int64_t*)action_idx,
+  CULE_LAUNCH(k_vec_step, blocks(count), kThreads, s, v.batch->b, v.batch->cfg, d, (const int64_t*)action_idx,
               (const float*)strengths, (const int32_t*)bad, same, out);
   check(cudaGetLastError(), "k_vec_step");
   if (!same) {
@@ -544,7 +567,7 @@ void CudaVecEnv::step(uintptr_t action_idx, uintptr_t strengths, uintptr_t bad, 
     return;
   }
   vec_finish(v.batch->b, d, (uint8_t*)final_obs, out, 1, s);
-  CULE_LAUNCH(k_vec_reset_done, blocks(d.n), kThreads, s, v.batch->b, v.batch->cfg, d, (const int32_t*)bad, out);
+  CULE_LAUNCH(k_vec_reset_done, blocks(count), kThreads, s, v.batch->b, v.batch->cfg, d, (const int32_t*)bad, out);
   check(cudaGetLastError(), "k_vec_reset_done");
   vec_finish(v.batch->b, d, out.obs, out, 0, s);
 }

@@ -232,13 +232,17 @@ class AtariVectorEnv(VectorEnv):
             GPU (the indices are checked on the device: one out of range makes that step
             change nothing and raises ``ValueError`` on a later call); NumPy / CPU
             actions are validated on the host and copied, which waits for the stream.
-            On CUDA, ``batch_size`` must be 0 / ``num_envs``; ``clone_state`` snapshots
-            have the CPU env's layout and move between devices.
+            On CUDA, ``clone_state`` snapshots have the CPU env's layout and move between
+            devices.
         batch_size: 0 (= num_envs) or fewer envs for ale-py's asynchronous mode: each
             ``step`` / ``recv`` returns the results of ``batch_size`` envs (their ids in
             ``info["env_id"]``) and the actions of the next ``step`` / ``send`` go to those
             envs.  cule steps synchronously and hands results out first-in first-out,
-            one deterministic order of ale-py's "first to complete".
+            one deterministic order of ale-py's "first to complete", on either device
+            (the same results on both).  On CUDA a step runs the kernels on those
+            ``batch_size`` envs only; with out-of-range actions in a CUDA tensor the step
+            changes nothing and those envs' previous results are handed out again when
+            their turn comes (the ``ValueError`` comes from a later call).
         num_threads: CPU threads stepping the environments (0: min(num_envs, cores);
             capped at the number of cores, as ale-py).
         thread_affinity_offset: accepted for compatibility; threads are not pinned.
@@ -331,9 +335,6 @@ class AtariVectorEnv(VectorEnv):
             raise InvalidArgument(f"device {str(self.device)!r} is not available: {_no_cuda_reason()}; "
                                   f"use device='cpu'")
         batch_size = _check_int("batch_size", batch_size, 0, num_envs)
-        if on_cuda and batch_size not in (0, num_envs):
-            raise InvalidArgument("asynchronous mode (batch_size < num_envs) is only available on the CPU "
-                                  "(device='cpu')")
         num_threads = _check_int("num_threads", num_threads, 0)
         _check_int("thread_affinity_offset", thread_affinity_offset, -1)
         if max_num_frames_per_episode is not None:
@@ -455,9 +456,16 @@ class AtariVectorEnv(VectorEnv):
         self._last_ids = self._all_ids
         if self._async:
             # Asynchronous mode: every env's latest result lives here until a recv()
-            # hands it out; `_ready` is the FIFO of envs whose result is waiting.
-            self._store = self._buffers()
-            self._store_final = np.zeros_like(self._store[0])
+            # hands it out; `_ready` is the FIFO of envs whose result is waiting.  (On
+            # CUDA: tensors on the device, with their pointers; final_obs rows only
+            # with SAME_STEP.)
+            if on_cuda:
+                self._store = self._cuda_outputs()
+                self._store_final = (torch.zeros_like(self._store[0]) if mode == AutoresetMode.SAME_STEP
+                                     else None)
+            else:
+                self._store = self._buffers()
+                self._store_final = np.zeros_like(self._store[0])
             self._ready = collections.deque()
         self._has_reset = False
         self._pending_actions: Optional[np.ndarray] = None
@@ -571,9 +579,12 @@ class AtariVectorEnv(VectorEnv):
         if _is_int_seed(seed) and int(seed) >= 0:
             self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(int(seed))
         if self._on_cuda:
-            return self._cuda_reset(ids, seeds)
-        obs, ints, flags = self._store if self._async else self._buffers()
-        self._vec.reset(ids, seeds, obs, ints[0], flags[0], flags[1], ints[1], ints[2], ints[3], ints[4])
+            obs, info = self._cuda_reset(ids, seeds)
+            if not self._async:
+                return obs, info
+        else:
+            obs, ints, flags = self._store if self._async else self._buffers()
+            self._vec.reset(ids, seeds, obs, ints[0], flags[0], flags[1], ints[1], ints[2], ints[3], ints[4])
         self._has_reset = True
         self._pending_actions = None
         if self._async:
@@ -699,7 +710,7 @@ class AtariVectorEnv(VectorEnv):
         per_env = np.full(self.num_envs, -2, np.int64)   # -2: not reset
         per_env[ids] = seeds
         dseeds = torch.from_numpy(per_env).to(self.device)
-        obs, ints, flags, ptrs = self._cuda_outputs()
+        obs, ints, flags, ptrs = self._store if self._async else self._cuda_outputs()
         # The first env reseeded runs first, alone, so that the others take the reset_game
         # memo slots it records (csrc/ale_env.hpp) rather than emulating beside it (as
         # the CPU VecEnv::reset: resets without a new seed are not led).
@@ -711,7 +722,7 @@ class AtariVectorEnv(VectorEnv):
         return obs, self._cuda_info(ints)
 
     def _cuda_actions(self, actions):
-        n = self.num_envs
+        n = self.batch_size
         if self.continuous:
             if isinstance(actions, torch.Tensor):
                 if actions.device != self.device:
@@ -736,6 +747,19 @@ class AtariVectorEnv(VectorEnv):
     def _cuda_step(self, actions, strengths, same):
         backend = self.atari._cuda
         backend.raise_pending()
+        if self._async:
+            # The envs handed out last (their actions), into the store's rows.
+            ids = self._last_ids
+            dids = torch.from_numpy(ids).to(self.device)
+            obs, ints, flags, ptrs = self._store
+            final = self._store_final
+            bad = backend._new_flag()
+            self._vec.step(actions.data_ptr(), 0 if strengths is None else strengths.data_ptr(), bad.data_ptr(),
+                           ptrs, 0 if final is None else final.data_ptr(), backend.stream, dids.data_ptr(), len(ids))
+            backend._queue_check(bad)
+            self._keep = (actions, strengths, dids)
+            self._ready.extend(ids.tolist())
+            return self._pop_ready(with_final=same)
         obs, ints, flags, ptrs = self._cuda_outputs()
         final = torch.empty_like(obs) if same else None
         bad = backend._new_flag()
@@ -755,16 +779,23 @@ class AtariVectorEnv(VectorEnv):
         waited longest (a deterministic instance of ale-py's "first to complete")."""
         ids = np.array([self._ready.popleft() for _ in range(self.batch_size)], dtype=np.int64)
         self._last_ids = ids
-        obs, ints, flags = self._store
-        term = flags[0][ids].view(np.bool_)
-        trunc = flags[1][ids].view(np.bool_)
-        info = {"env_id": torch.from_numpy(ints[1][ids]), "lives": torch.from_numpy(ints[2][ids]),
-                "frame_number": torch.from_numpy(ints[3][ids]),
-                "episode_frame_number": torch.from_numpy(ints[4][ids])}
-        if with_final and (term.any() or trunc.any()):
-            info["final_obs"] = torch.from_numpy(self._store_final[ids])
-        return torch.from_numpy(obs[ids]), torch.from_numpy(ints[0][ids]), torch.from_numpy(term), \
-            torch.from_numpy(trunc), info
+        obs, ints, flags = self._store[:3]
+        if self._on_cuda:
+            # Rows gathered on the device (fresh tensors: later steps leave them alone).
+            rows = torch.from_numpy(ids).to(self.device)
+
+            def take(a):
+                return a.index_select(0, rows)
+        else:
+            def take(a):
+                return torch.from_numpy(a[ids])
+        term = take(flags[0]).view(torch.bool)
+        trunc = take(flags[1]).view(torch.bool)
+        info = {"env_id": take(ints[1]), "lives": take(ints[2]), "frame_number": take(ints[3]),
+                "episode_frame_number": take(ints[4])}
+        if with_final and bool((term | trunc).any()):
+            info["final_obs"] = take(self._store_final)
+        return take(obs), take(ints[0]), term, trunc, info
 
     # ---- extras ----
 

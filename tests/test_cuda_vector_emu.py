@@ -100,6 +100,61 @@ def test_partial_reset_and_unseeded_reset():
         assert_same(cpu.step(actions), emu.step(actions), f"after reset {t}")
 
 
+@pytest.mark.parametrize("mode,kw", [("NextStep", {"episodic_life": True}), ("SameStep", {"episodic_life": True}),
+                                     ("NextStep", {"continuous": True, "max_num_frames_per_episode": 300}),
+                                     ("SameStep", {"stale_frame_on_early_stop": False,
+                                                   "max_num_frames_per_episode": 240})])
+def test_async_batches_match_cpu(mode, kw):
+    """batch_size < num_envs: the kernels step only the envs handed out last, into rows
+    of a stored result that recv() hands out first-in first-out, as the CPU env does
+    (itself checked against ale-py, tests/test_vector_env.py)."""
+    n, b = 5, 2
+    cpu, emu = pair("breakout", n, batch_size=b, autoreset_mode=mode, **kw)
+    assert emu.observation_space.shape == (b, 4, 84, 84) and emu.action_space.shape[0] == b
+    assert_same(cpu.reset(seed=4), emu.reset(seed=4), "reset")
+    rng = np.random.default_rng(3)
+    ends = finals = 0
+    for t in range(200):
+        if cpu.continuous:
+            act = np.stack([rng.random(b), rng.uniform(-np.pi, np.pi, b), rng.random(b)], 1).astype(np.float32)
+            ra, rc = cpu.step(act), emu.step(act)
+        else:
+            act = rng.integers(0, 4, b)
+            # A tensor on the env's device (checked there) every other step.
+            ra, rc = cpu.step(act), emu.step(torch.from_numpy(act) if t % 2 else act)
+        assert_same(ra, rc, f"step {t}")
+        assert rc[4]["env_id"].tolist() == [(b * (t + 1) + k) % n for k in range(b)]
+        ends += int((ra[2] | ra[3]).sum())
+        finals += "final_obs" in ra[4]
+    assert ends > 0
+    assert (finals > 0) == (mode == "SameStep")
+    with pytest.raises(ValueError):
+        emu.step(np.zeros(n, np.int64))
+    with pytest.raises(ValueError, match="asynchronous"):
+        emu.reset(options={"reset_mask": np.array([True, False, False, False, False])})
+
+
+def test_async_bad_tensor_actions_change_nothing():
+    """Out-of-range indices in a device tensor: that step changes nothing (the envs
+    handed out next are those the FIFO holds), the ValueError comes from the next call,
+    and the envs of the bad step hand out their previous results again."""
+    n, b = 4, 2
+    cpu, emu = pair("pong", n, batch_size=b)
+    assert_same(cpu.reset(seed=1), emu.reset(seed=1), "reset")
+    act = np.array([1, 2])
+    assert_same(cpu.step(act), emu.step(act), "step 0")        # envs 0, 1 stepped; 2, 3 out
+    before = cpu.step(act)                                      # envs 2, 3 stepped; 0, 1 out
+    emu.step(act)
+    bad = emu.step(torch.tensor([0, 9]))                        # envs 0, 1: nothing changes
+    assert bad[4]["env_id"].tolist() == [2, 3]
+    with pytest.raises(ValueError, match="action space"):
+        emu.step(act)
+    # The FIFO went on: envs 0, 1 are handed out next, with their results of step 1.
+    again = emu.step(act)                                        # envs 2, 3 stepped
+    assert again[4]["env_id"].tolist() == [0, 1]
+    assert_same(before, again, "previous results again")
+
+
 def test_results_are_tensors_on_the_env_device():
     emu = AtariVectorEnv("pong", 3, _emulate_cuda=True)
     obs, info = emu.reset(seed=0)
@@ -117,8 +172,6 @@ def test_bad_actions_and_unsupported_settings():
         emu.step(np.array([0, 1, 99]))
     with pytest.raises(ValueError):
         emu.step(np.array([0, 1]))
-    with pytest.raises(ValueError, match="asynchronous"):
-        AtariVectorEnv("pong", 4, batch_size=2, _emulate_cuda=True)
 
 
 def test_tensor_actions_are_checked_on_the_device():

@@ -178,11 +178,14 @@ def test_emulated_cuda_backend_equals_ale_py():
     _assert_same(out, ref)
 
 
-def test_async_mode_matches_send_recv():
+@pytest.mark.parametrize("emulate_cuda", [False, True])
+def test_async_mode_matches_send_recv(emulate_cuda):
     # batch_size < num_envs: the results are the batch_size envs send / recv hands out
-    # (cule's order is FIFO, ale-py's thread timing, so the reference is cule's own API).
+    # (cule's order is FIFO, ale-py's thread timing, so the reference is cule's own API,
+    # on the CPU; the xla env also through the CUDA path's host emulation).
     n, b = 4, 2
-    env, ref = AtariVectorEnv("breakout", n, batch_size=b), AtariVectorEnv("breakout", n, batch_size=b)
+    env = AtariVectorEnv("breakout", n, batch_size=b, _emulate_cuda=emulate_cuda)
+    ref = AtariVectorEnv("breakout", n, batch_size=b)
     h, reset, step = env.xla()
     h, (o, info) = reset(h, seed=0)
     ro, rinfo = ref.reset(seed=0)
