@@ -620,6 +620,10 @@ CULE_HD void frame_start(Machine& m) {
   t.frame_rendered = 1;
 }
 
+#ifndef CULE_DEVICE_CPU_HIGH
+#define CULE_DEVICE_CPU_HIGH 1
+#endif
+
 // The CPU part of run_frame on the host: up to 25,000 instructions on bus type B.
 template <class B>
 CULE_NOINLINE void run_frame_cpu(Machine& m) {
@@ -675,14 +679,25 @@ CULE_FI void run_frame_end(Machine& m) {
 CULE_BIG void run_frame(Machine& m) {
   run_frame_begin(m);
 #if defined(__CUDACC__)
-  // One copy of the CPU loop on a GPU, for every mapper.
-  Bus bus(m);
-  cpu_run(m.c.cpu, bus, 25000);
-  bus.store();
+  // One copy of the CPU loop on a GPU, for every mapper (inline), and ALE's cpu="high"
+  // core out of line: a batch runs one or the other.  (-DCULE_DEVICE_CPU_HIGH=0 builds
+  // the kernels without the second, as before 2026-12-04: the backend then refuses
+  // cpu="high", CudaBatch::supports_cpu_high.)
+#if CULE_DEVICE_CPU_HIGH
+  if (m.g.cpu_high) {
+    run_frame_cpu<BusT<false, false, true>>(m);
+  } else
+#endif
+  {
+    Bus bus(m);
+    cpu_run(m.c.cpu, bus, 25000);
+    bus.store();
+  }
 #elif defined(CULE_CUDA_EMULATED)
-  // The host emulation of the CUDA backend runs the GPU's bus for every mapper, so its
+  // The host emulation of the CUDA backend runs the GPU's buses for every mapper, so its
   // tests cover what the GPU runs.
-  run_frame_cpu<Bus>(m);
+  if (m.g.cpu_high) run_frame_cpu<BusT<false, false, true>>(m);
+  else run_frame_cpu<Bus>(m);
 #else
   // On the host the CPU loop has three copies (each inlined here; one function for all
   // made the compiler keep less of the CPU state in registers): the plain mappers', the

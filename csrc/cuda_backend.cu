@@ -467,6 +467,7 @@ std::vector<std::pair<int, int>> CudaBatch::start_memo_stats() const {
                          "start_memo_stats");
 }
 size_t CudaBatch::console_state_bytes() { return sizeof(Console); }
+bool CudaBatch::supports_cpu_high() { return CULE_DEVICE_CPU_HIGH != 0; }
 size_t CudaBatch::frame_buffer_bytes() { return 2 * (size_t)kFrameBufferBytes; }
 size_t CudaBatch::reset_memo_bytes() { return sizeof(ResetMemo); }
 size_t CudaBatch::start_memo_bytes() { return sizeof(StartNodes); }

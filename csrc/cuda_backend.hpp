@@ -40,6 +40,7 @@ class CudaBatch {
   // from recorded nodes, emulated).
   std::vector<std::pair<int, int>> start_memo_stats() const;
   static size_t console_state_bytes();   // bytes of one console in a snapshot (sizeof(Console))
+  static bool supports_cpu_high();       // the kernels run ALE's cpu="high" (CULE_DEVICE_CPU_HIGH)
   static size_t frame_buffer_bytes();    // bytes of one console's two frame buffers
   static size_t reset_memo_bytes();      // the batch's reset_game memo (0 bytes if off)
   static size_t start_memo_bytes();      // the noop-start memo's nodes, once a vector env has them

@@ -30,9 +30,9 @@ CULE_PYBIND11_MODULE(CULE_CUDA_MODULE, m) {
   py::class_<CudaBatch>(m, "CudaBatch", py::module_local())
       .def(py::init([](const py::dict& cfg, const py::bytes& rom, int num_envs, int device) {
              const GameConfig config = config_from_dict(cfg);
-             // The kernels carry one CPU loop, ALE's default M6502Low (console.hpp run_frame).
-             if (config.cpu_high)
-               throw std::invalid_argument("ALE's cpu='high' (M6502High) runs on the CPU backend only");
+             if (config.cpu_high && !CudaBatch::supports_cpu_high())
+               throw std::invalid_argument("this CUDA build has no cpu='high' core (built with "
+                                           "-DCULE_DEVICE_CPU_HIGH=0): use device='cpu'");
              const std::string rom_bytes(rom);
              // Allocations and copies that may wait for the device: other Python
              // threads (other batches' streams) go on meanwhile.

@@ -265,8 +265,8 @@ class Atari:
             at once, or ``"high"`` for M6502High, which charges a cycle at each bus
             access and makes the 6502's dummy reads and writes (csrc/cpu6507.hpp).  The
             two give different games only rarely in play (pitfall2), more often in code
-            a game runs after its RAM is poked.  ``"high"`` runs on the CPU backend only,
-            and more slowly.
+            a game runs after its RAM is poked.  ``"high"`` runs on both backends, more
+            slowly (on CUDA a separate, table-driven copy of the CPU loop).
 
     Attributes (besides the per-env tensors below):
         game (str): the ALE id; rom: the ROM's facts (``rom.info``: modes, difficulties,
@@ -284,7 +284,7 @@ class Atari:
 
     Raises:
         ValueError: unknown or unsupported game, unreadable or unknown ROM file, an
-            argument out of range, or ``cpu="high"`` with the CUDA backend.
+            argument out of range.
     """
 
     def __init__(self, game: Union[str, os.PathLike], num_envs: int, *, device: Union[str, torch.device] = "cpu",
@@ -379,8 +379,6 @@ class Atari:
         if not isinstance(cpu, str) or cpu not in ("low", "high"):
             raise ValueError(f"cpu must be 'low' or 'high' (ALE's M6502Low / M6502High), got {cpu!r}")
         if cpu == "high":
-            if self.device.type == "cuda" or _emulate_cuda:
-                raise ValueError("cpu='high' (ALE's M6502High) runs on the CPU backend only: use device='cpu'")
             cfg["cpu_high"] = True
         self._cpu = cpu
         # Sound observations: the TIA's audio registers are tracked, and each act makes

@@ -230,3 +230,40 @@ def lockstep_every_game(games, frames, new_gpu, stream=None, to_dev=lambda t: t,
         if watcher is not None:
             watcher.join()
     return {g: what for g, what in results.items() if what}
+
+
+def cpu_high_lockstep(make, game, n, seed, acts, to_dev=lambda t: t):
+    """ALE's cpu="high" core (cule.Atari(cpu="high")) of the batch `make(game, n, **kw)`
+    makes, against the CPU backend's (itself checked against ale-py's M6502High,
+    tests/test_cpu_high.py): random actions (full action space, sticky 0.25) and a
+    random RAM byte poked in every env every 5 acts, which drives games into code where
+    ALE's two cores part; RAM, rewards and the flags compared after every act, screens
+    every 10 and whole consoles at the end; finished envs reset.  Returns whether a CPU
+    batch on the default core ("low"), run beside them, parted from them (so a caller
+    can check that the run tells the cores apart)."""
+    kw = dict(seed=seed, frameskip=3, repeat_action_probability=0.25, full_action_space=True)
+    ref, low, dut = cule.Atari(game, n, cpu="high", **kw), cule.Atari(game, n, **kw), make(game, n, cpu="high", **kw)
+    assert dut.cpu == "high"
+    gen = torch.Generator().manual_seed(seed)
+    parted = False
+    for t in range(acts):
+        if t % 5 == 0:
+            index, values = int(torch.randint(128, (1,), generator=gen)), torch.randint(256, (n,), generator=gen)
+            for e in (ref, low, dut):
+                e.set_ram(index, values, env_ids=torch.arange(n))
+        a = torch.randint(18, (n,), generator=gen)
+        r = ref.act(a)
+        assert torch.equal(r, dut.act(to_dev(a)).cpu()), f"act {t}: rewards"
+        low.act(a)
+        parted = parted or not torch.equal(ref.ram, low.ram)
+        what = first_difference(ref, dut, screens=t % 10 == 9)
+        assert what is None, f"act {t}: {what}"
+        done = (ref.terminated | ref.truncated).nonzero().flatten()
+        if len(done):
+            ref.reset(done)
+            dut.reset(to_dev(done))
+        ldone = (low.terminated | low.truncated).nonzero().flatten()
+        if len(ldone):
+            low.reset(ldone)
+    assert first_difference(ref, dut, consoles=True) is None
+    return parted

@@ -21,7 +21,7 @@ import torch
 import cule
 from cule.cuda_atari import cuda_available
 
-from _lockstep import lockstep_every_game
+from _lockstep import cpu_high_lockstep, lockstep_every_game
 
 pytestmark = pytest.mark.skipif(not cuda_available(), reason="no CUDA device or no CUDA build")
 
@@ -201,6 +201,14 @@ def test_truncate_on_loss_of_life_matches_cpu():
             gpu.reset(done.cuda())
         assert truncations > n, game
         assert torch.equal(cpu.clone_state()["consoles"], gpu.clone_state()["consoles"].cpu())
+
+
+@pytest.mark.parametrize("game,seed", [("pitfall2", 1), ("haunted_house", 3), ("kangaroo", 2)])
+def test_cpu_high_matches_cpu(game, seed):
+    # ALE's cpu="high" core (an out-of-line copy of the CPU loop in the kernels) against
+    # the CPU backend's, with RAM pokes; the default core parts from both.
+    assert cpu_high_lockstep(lambda g, n, **kw: cule.Atari(g, n, device="cuda", **kw), game, 70, seed, 60,
+                             to_dev=lambda t: t.cuda())
 
 
 def test_cpu_actions_on_a_cuda_env():

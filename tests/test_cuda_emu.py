@@ -19,7 +19,7 @@ import torch
 import cule
 from cule.cuda_atari import emulated_module
 
-from _lockstep import first_difference, lockstep_every_game
+from _lockstep import cpu_high_lockstep, first_difference, lockstep_every_game
 
 
 def make(game, n, emulated, **kw):
@@ -96,6 +96,15 @@ def test_lockstep_with_cpu_backend(game, n, frames):
     assert_same_screens(cpu, emu, "after load")
     lockstep(cpu, emu, frames // 4)
     assert_same_screens(cpu, emu, "end")
+
+
+# ALE's cpu="high" core in the kernels (run_frame's out-of-line table-driven copy of the
+# CPU loop): pitfall2's DPC cart parts from the default core in play, the others after
+# RAM pokes (games found with scripts/setram_fuzz.py --cpu high; seeds where the default
+# core parts within the run).  33 envs: a warp and one.
+@pytest.mark.parametrize("game,seed", [("pitfall2", 1), ("haunted_house", 3), ("double_dunk", 30), ("kangaroo", 2)])
+def test_cpu_high_as_on_cpu(game, seed):
+    assert cpu_high_lockstep(lambda g, n, **kw: cule.Atari(g, n, _emulate_cuda=True, **kw), game, 33, seed, 40)
 
 
 def test_lockstep_resets_and_truncation():
