@@ -203,11 +203,12 @@ def test_truncate_on_loss_of_life_matches_cpu():
         assert torch.equal(cpu.clone_state()["consoles"], gpu.clone_state()["consoles"].cpu())
 
 
-@pytest.mark.parametrize("game,seed", [("pitfall2", 1), ("haunted_house", 3), ("kangaroo", 2)])
+@pytest.mark.parametrize("game,seed", [("pitfall2", 1), ("haunted_house", 3)])
 def test_cpu_high_matches_cpu(game, seed):
     # ALE's cpu="high" core (an out-of-line copy of the CPU loop in the kernels) against
-    # the CPU backend's, with RAM pokes; the default core parts from both.
-    assert cpu_high_lockstep(lambda g, n, **kw: cule.Atari(g, n, device="cuda", **kw), game, 70, seed, 60,
+    # the CPU backend's, with RAM pokes; the default core parts from both.  40 envs: a
+    # warp and a part.
+    assert cpu_high_lockstep(lambda g, n, **kw: cule.Atari(g, n, device="cuda", **kw), game, 40, seed, 50,
                              to_dev=lambda t: t.cuda())
 
 
