@@ -2,8 +2,9 @@
 CPU backend's results, covering every kernel that has changed since the last full GPU
 test run: loading and reset_game (the power-on state copies), acts, `screen_rgb` /
 `screen_grayscale` (`k_screen`), `clone_state` / `restore_state` (`k_export_consoles`,
-`k_import_consoles`, `k_copy_frame_buffers`) and the vector env's steps (`k_vec_step`,
-`k_vec_pool`, `k_vec_process`, `k_vec_obs`: word and byte copies, SAME_STEP `final_obs`).
+`k_import_consoles`, `k_copy_frame_buffers`), ALE's cpu="high" core in the kernels, and
+the vector env's steps (`k_vec_step`, `k_vec_pool`, `k_vec_process`, `k_vec_obs`: word
+and byte copies, SAME_STEP `final_obs`, asynchronous mode's steps of some envs).
 
 It is small (64 consoles, tens of steps, about half a minute on a GPU) and prints one
 line per check; `gpu_check.sh` stores the dict in `gpu_check.json` as
@@ -26,6 +27,11 @@ import torch
 import cule
 
 GAMES = ("pong", "breakout", "kaboom", "pitfall2", "montezuma_revenge", "video_pinball", "skiing")
+# cule.Atari checks with other settings: ALE's cpu="high" core (pitfall2's DPC cart is
+# where it parts from the default core in play).
+ATARI_CONFIGS = {
+    "pitfall2_cpu_high": ("pitfall2", {"cpu": "high"}),
+}
 # The vector env's configurations: its defaults (84 x 84 grayscale: whole-word copies),
 # an odd RGB size (85 x 85 x 3: the observation copied byte by byte) and SAME_STEP with
 # life losses ending episodes (final_obs).
@@ -33,6 +39,8 @@ VECTOR_CONFIGS = {
     "vector_env_pong": ("pong", {}),
     "vector_env_breakout_85x85_rgb": ("breakout", dict(img_height=85, img_width=85, grayscale=False, stack_num=3)),
     "vector_env_breakout_same_step": ("breakout", dict(autoreset_mode="SameStep", episodic_life=True)),
+    # Asynchronous mode: 6 of the 16 envs a step, first-in first-out.
+    "vector_env_breakout_async": ("breakout", dict(batch_size=6, autoreset_mode="SameStep", episodic_life=True)),
 }
 
 
@@ -51,9 +59,10 @@ def _same_state(g, c) -> bool:
     return all(_equal(sg[k], sc[k]) for k in ("consoles", "frame_buffers"))
 
 
-def atari_checks(game: str, emulate: bool, n: int = 64, acts: int = 30) -> bool:
-    """Loading, ``acts`` random acts, the screens, and a snapshot restored after 10 more."""
-    g, c = _pair(cule.Atari, emulate, game, n, seed=7)
+def atari_checks(game: str, emulate: bool, n: int = 64, acts: int = 30, **kw) -> bool:
+    """Loading, ``acts`` random acts, the screens, and a snapshot restored after 10 more
+    (``kw``: more cule.Atari arguments)."""
+    g, c = _pair(cule.Atari, emulate, game, n, seed=7, **kw)
     ok = _same_state(g, c)
     gen = torch.Generator().manual_seed(1)
 
@@ -85,19 +94,21 @@ def vector_check(game: str, kw: dict, emulate: bool, n: int = 16, steps: int = 4
     ok = same(g.reset(seed=3), c.reset(seed=3))
     gen = torch.Generator().manual_seed(2)
     for _ in range(steps):
-        a = torch.randint(int(c.single_action_space.n), (n,), generator=gen)
+        a = torch.randint(int(c.single_action_space.n), (c.batch_size,), generator=gen)
         ok = same(g.step(a.to(g.device)), c.step(a)) and ok
     g.close()
     c.close()
     return bool(ok)
 
 
-def quick_parity(emulate: bool = False, games=GAMES, vector_configs=None, log=print) -> dict:
+def quick_parity(emulate: bool = False, games=GAMES, vector_configs=None, log=print, atari_configs=None) -> dict:
     """{check name: True when the CUDA backend gave the CPU backend's results}; an
     exception in a check counts as False, with its message logged."""
     results = {}
     configs = VECTOR_CONFIGS if vector_configs is None else vector_configs
+    atari = ATARI_CONFIGS if atari_configs is None else atari_configs
     checks = [(game, lambda game=game: atari_checks(game, emulate)) for game in games]
+    checks += [(name, lambda g=g, kw=kw: atari_checks(g, emulate, **kw)) for name, (g, kw) in atari.items()]
     checks += [(name, lambda g=g, kw=kw: vector_check(g, kw, emulate)) for name, (g, kw) in configs.items()]
     for name, fn in checks:
         try:

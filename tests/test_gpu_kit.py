@@ -122,10 +122,11 @@ def test_quick_parity_script_on_the_host_emulation(monkeypatch):
     monkeypatch.syspath_prepend(str(ROOT / "scripts"))
     import gpu_quick_parity as q
     lines = []
-    configs = {k: q.VECTOR_CONFIGS[k] for k in ("vector_env_breakout_85x85_rgb", "vector_env_breakout_same_step")}
+    configs = {k: q.VECTOR_CONFIGS[k] for k in ("vector_env_breakout_85x85_rgb", "vector_env_breakout_same_step",
+                                                 "vector_env_breakout_async")}
     results = q.quick_parity(True, games=("pitfall2",), vector_configs=configs, log=lines.append)
-    assert results == {"pitfall2": True, "vector_env_breakout_85x85_rgb": True,
-                       "vector_env_breakout_same_step": True}, lines
+    assert results == {"pitfall2": True, "pitfall2_cpu_high": True, "vector_env_breakout_85x85_rgb": True,
+                       "vector_env_breakout_same_step": True, "vector_env_breakout_async": True}, lines
     original = q._pair
 
     def other_seed(cls, emulate, *args, **kw):
@@ -133,5 +134,6 @@ def test_quick_parity_script_on_the_host_emulation(monkeypatch):
         return gpu, cls(*args, device="cpu", **{**kw, "seed": 8})
 
     monkeypatch.setattr(q, "_pair", other_seed)
-    assert q.quick_parity(True, games=("pong",), vector_configs={}, log=lines.append) == {"pong": False}
+    assert q.quick_parity(True, games=("pong",), vector_configs={}, log=lines.append, atari_configs={}) == \
+        {"pong": False}
     assert lines[-1] == "pong: DIFFERENT"
