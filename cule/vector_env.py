@@ -453,7 +453,8 @@ class AtariVectorEnv(VectorEnv):
         self._batched_observation_space = None   # built on first use (observation_space)
         self.action_space = batch_space(self.single_action_space, self.batch_size)
         self._all_ids = np.arange(num_envs, dtype=np.int64)
-        self._last_ids = self._all_ids
+        # Asynchronous mode: the envs the last reset / recv handed out (the next send's).
+        self._last_ids = None
         if self._async:
             # Asynchronous mode: every env's latest result lives here until a recv()
             # hands it out; `_ready` is the FIFO of envs whose result is waiting.  (On
@@ -748,25 +749,25 @@ class AtariVectorEnv(VectorEnv):
         backend = self.atari._cuda
         backend.raise_pending()
         if self._async:
-            # The envs handed out last (their actions), into the store's rows.
-            ids = self._last_ids
-            dids = torch.from_numpy(ids).to(self.device)
+            # The envs handed out last (their actions; their ids already on the device,
+            # from _pop_ready), into the store's rows.
+            dids = self._last_rows
             obs, ints, flags, ptrs = self._store
             final = self._store_final
-            bad = backend._new_flag()
-            self._vec.step(actions.data_ptr(), 0 if strengths is None else strengths.data_ptr(), bad.data_ptr(),
-                           ptrs, 0 if final is None else final.data_ptr(), backend.stream, dids.data_ptr(), len(ids))
-            backend._queue_check(bad)
-            self._keep = (actions, strengths, dids)
-            self._ready.extend(ids.tolist())
-            return self._pop_ready(with_final=same)
-        obs, ints, flags, ptrs = self._cuda_outputs()
-        final = torch.empty_like(obs) if same else None
+            envs = (dids.data_ptr(), len(dids))
+        else:
+            dids = None
+            obs, ints, flags, ptrs = self._cuda_outputs()
+            final = torch.empty_like(obs) if same else None
+            envs = (0, -1)   # every env
         bad = backend._new_flag()
         self._vec.step(actions.data_ptr(), 0 if strengths is None else strengths.data_ptr(), bad.data_ptr(), ptrs,
-                       0 if final is None else final.data_ptr(), backend.stream)
+                       0 if final is None else final.data_ptr(), backend.stream, *envs)
         backend._queue_check(bad)
-        self._keep = (actions, strengths)
+        self._keep = (actions, strengths, dids)
+        if self._async:
+            self._ready.extend(self._last_ids.tolist())
+            return self._pop_ready(with_final=same)
         term = flags[0].view(torch.bool)
         trunc = flags[1].view(torch.bool)
         info = self._cuda_info(ints)
@@ -782,7 +783,7 @@ class AtariVectorEnv(VectorEnv):
         obs, ints, flags = self._store[:3]
         if self._on_cuda:
             # Rows gathered on the device (fresh tensors: later steps leave them alone).
-            rows = torch.from_numpy(ids).to(self.device)
+            rows = self._last_rows = torch.from_numpy(ids).to(self.device)
 
             def take(a):
                 return a.index_select(0, rows)
@@ -874,6 +875,11 @@ class AtariVectorEnv(VectorEnv):
         self._check_open()
         if not self._has_reset:
             raise ALERuntimeError("step()/send() called before reset()")
+        if self._async and self._last_ids is None:
+            # A snapshot restored into an env that has not handed out a batch yet: the
+            # FIFO of waiting results is not part of a snapshot.
+            raise ALERuntimeError("asynchronous mode: step()/send() go to the envs the last reset()/step() "
+                                  "handed out; call reset() first")
 
     def close_extras(self, **kwargs):
         self._vec = None

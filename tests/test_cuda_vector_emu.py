@@ -155,6 +155,22 @@ def test_async_bad_tensor_actions_change_nothing():
     assert_same(before, again, "previous results again")
 
 
+@pytest.mark.parametrize("emulate_cuda", [False, True])
+def test_async_step_after_a_restore_into_a_fresh_env_asks_for_a_reset(emulate_cuda):
+    """The FIFO of waiting results is not in a snapshot: an asynchronous env that has
+    handed out no batch yet refuses a step (it used to take the actions for every env on
+    the CPU, and read past the actions on the CUDA path) until it is reset."""
+    src = AtariVectorEnv("breakout", 5, batch_size=2, _emulate_cuda=emulate_cuda)
+    src.reset(seed=1)
+    src.step(np.array([1, 1]))
+    fresh = AtariVectorEnv("breakout", 5, batch_size=2, _emulate_cuda=emulate_cuda)
+    fresh.restore_state(src.clone_state())
+    with pytest.raises(RuntimeError, match="call reset"):
+        fresh.step(np.array([1, 1]))
+    fresh.reset(seed=1)
+    assert fresh.step(np.array([1, 1]))[4]["env_id"].tolist() == [2, 3]
+
+
 def test_results_are_tensors_on_the_env_device():
     emu = AtariVectorEnv("pong", 3, _emulate_cuda=True)
     obs, info = emu.reset(seed=0)
