@@ -45,6 +45,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import copy
+import operator
 import os
 from typing import Any, Optional, Union
 
@@ -123,10 +124,13 @@ def _is_int(x) -> bool:
 
 
 def _check_int(name: str, value, low: int, high: Optional[int] = None) -> int:
-    if not _is_int(value):
-        # (ale-py's bindings raise TypeError for an argument of another type.)
-        raise ALETypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
-    v = int(value)
+    """An integer argument of the vector env as ale-py's bindings take one: anything
+    with ``__index__`` (an int, a bool, a NumPy integer, a 0-d integer array or tensor);
+    ALETypeError for another type (ale-py: TypeError), InvalidArgument out of range."""
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise ALETypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})") from None
     if v < low or (high is not None and v > high):
         rng = f">= {low}" if high is None else f"in [{low}, {high}]"
         raise InvalidArgument(f"{name} must be {rng}, got {v}")
@@ -455,11 +459,11 @@ class AtariVectorEnv(VectorEnv):
         self._all_ids = np.arange(num_envs, dtype=np.int64)
         # Asynchronous mode: the envs the last reset / recv handed out (the next send's).
         self._last_ids = None
+        self._last_rows = None   # (on CUDA: _last_ids on the device)
         if self._async:
             # Asynchronous mode: every env's latest result lives here until a recv()
-            # hands it out; `_ready` is the FIFO of envs whose result is waiting.  (On
-            # CUDA: tensors on the device, with their pointers; final_obs rows only
-            # with SAME_STEP.)
+            # hands it out.  (On CUDA: tensors on the device, with their pointers;
+            # final_obs rows only with SAME_STEP.)
             if on_cuda:
                 self._store = self._cuda_outputs()
                 self._store_final = (torch.zeros_like(self._store[0]) if mode == AutoresetMode.SAME_STEP
@@ -467,7 +471,15 @@ class AtariVectorEnv(VectorEnv):
             else:
                 self._store = self._buffers()
                 self._store_final = np.zeros_like(self._store[0])
+            # `_ready` is the FIFO of waiting results: an entry s < num_envs is the
+            # store's row s (env s); s >= num_envs is row s - num_envs of `_spill`, where
+            # a waiting result moves before a reset or step of its env overwrites its
+            # row (after a reset mid-run an env can have several waiting, as in ale-py).
             self._ready = collections.deque()
+            self._in_store = np.zeros(num_envs, bool)   # env e's store row waits in `_ready`
+            self._spill = None                          # the store's parts, capacity rows
+            self._spill_env = np.empty(0, np.int64)     # the env of each spill row
+            self._spill_free: list = []
         self._has_reset = False
         self._pending_actions: Optional[np.ndarray] = None
         self.closed = False
@@ -579,6 +591,13 @@ class AtariVectorEnv(VectorEnv):
         ids, seeds = self._reset_ids_seeds(seed, options)
         if _is_int_seed(seed) and int(seed) >= 0:
             self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(int(seed))
+        if self._async:
+            # As ale-py's queue of work: actions sent and not yet received run first, and
+            # the results still waiting are handed out before those of the reset.
+            if self._pending_actions is not None:
+                (actions, strengths), self._pending_actions = self._pending_actions, None
+                self._async_step(actions, strengths, self.autoreset_mode == AutoresetMode.SAME_STEP)
+            self._move_waiting(self._all_ids)
         if self._on_cuda:
             obs, info = self._cuda_reset(ids, seeds)
             if not self._async:
@@ -589,7 +608,7 @@ class AtariVectorEnv(VectorEnv):
         self._has_reset = True
         self._pending_actions = None
         if self._async:
-            self._ready = collections.deque(range(self.num_envs))
+            self._queue_results(self._all_ids)
             obs, _, _, _, info = self._pop_ready(with_final=False)
             return obs, info
         return torch.from_numpy(obs), self._info(ints)
@@ -666,15 +685,11 @@ class AtariVectorEnv(VectorEnv):
             raise InvalidArgument("recv() called without a preceding send()")
         (actions, strengths), self._pending_actions = self._pending_actions, None
         same = self.autoreset_mode == AutoresetMode.SAME_STEP
+        if self._async:
+            self._async_step(actions, strengths, same)
+            return self._pop_ready(with_final=same)
         if self._on_cuda:
             return self._cuda_step(actions, strengths, same)
-        if self._async:
-            obs, ints, flags = self._store
-            ids = self._last_ids
-            self._vec.step(ids, actions, obs, ints[0], flags[0], flags[1], ints[1], ints[2], ints[3], ints[4],
-                           self._store_final if same else None, strengths)
-            self._ready.extend(ids.tolist())
-            return self._pop_ready(with_final=same)
         obs, ints, flags = self._buffers()
         final = np.empty_like(obs) if same else None
         self._vec.step(self._all_ids, actions, obs, ints[0], flags[0], flags[1], ints[1], ints[2], ints[3], ints[4],
@@ -745,13 +760,12 @@ class AtariVectorEnv(VectorEnv):
         arr = as_action_array(actions, n, len(self._action_ids), torch.device("cpu"))
         return (torch.from_numpy(arr).to(self.device), None)
 
-    def _cuda_step(self, actions, strengths, same):
+    def _cuda_step(self, actions, strengths, same, dids=None):
         backend = self.atari._cuda
         backend.raise_pending()
         if self._async:
-            # The envs handed out last (their actions; their ids already on the device,
-            # from _pop_ready), into the store's rows.
-            dids = self._last_rows
+            # The envs `dids` (ids on the device: those handed out last, from _pop_ready,
+            # or some of them), into the store's rows.
             obs, ints, flags, ptrs = self._store
             final = self._store_final
             envs = (dids.data_ptr(), len(dids))
@@ -766,8 +780,7 @@ class AtariVectorEnv(VectorEnv):
         backend._queue_check(bad)
         self._keep = (actions, strengths, dids)
         if self._async:
-            self._ready.extend(self._last_ids.tolist())
-            return self._pop_ready(with_final=same)
+            return None
         term = flags[0].view(torch.bool)
         trunc = flags[1].view(torch.bool)
         info = self._cuda_info(ints)
@@ -775,28 +788,142 @@ class AtariVectorEnv(VectorEnv):
             info["final_obs"] = final
         return obs, ints[0], term, trunc, info
 
-    def _pop_ready(self, with_final: bool):
-        """Asynchronous mode: hands out the results of the batch_size envs that have
-        waited longest (a deterministic instance of ale-py's "first to complete")."""
-        ids = np.array([self._ready.popleft() for _ in range(self.batch_size)], dtype=np.int64)
-        self._last_ids = ids
+    # ---- asynchronous mode: the FIFO of waiting results ----
+
+    def _async_step(self, actions, strengths, same) -> None:
+        """Steps the envs handed out last with ``actions`` into the store (results
+        queued, not handed out)."""
+        ids = self._last_ids
+        if len(np.unique(ids)) == len(ids):
+            self._step_rows(ids, self._last_rows, actions, strengths, same)
+            self._queue_results(ids)
+            return
+        # An env handed out twice in one batch (its step's and its reset's results,
+        # after a reset mid-run): its actions run one after the other, as ale-py's
+        # queue runs them, and the results join the FIFO in the batch's order.
+        occurrence = np.zeros(len(ids), np.int64)
+        for j in range(len(ids)):
+            occurrence[j] = int((ids[:j] == ids[j]).sum())
+        order = []
+        for r in range(int(occurrence.max()) + 1):
+            pos = np.flatnonzero(occurrence == r)
+            if self._on_cuda:
+                dpos = torch.from_numpy(pos).to(self.device)
+                sub = (actions.index_select(0, dpos), None if strengths is None else strengths.index_select(0, dpos))
+                rows = torch.from_numpy(ids[pos]).to(self.device)
+            else:
+                sub = (actions[pos], None if strengths is None else strengths[pos])
+                rows = None
+            self._step_rows(ids[pos], rows, *sub, same)
+            self._queue_results(ids[pos])
+            order.extend(pos.tolist())
+        tail = [self._ready.pop() for _ in ids][::-1]    # in round order
+        by_pos = [None] * len(ids)
+        for entry, j in zip(tail, order):
+            by_pos[j] = entry
+        self._ready.extend(by_pos)
+
+    def _step_rows(self, ids: np.ndarray, rows, actions, strengths, same) -> None:
+        """Steps envs ``ids`` (no env twice; ``rows``: them on the device) into their
+        store rows, their results still waiting there moving to spill rows first."""
+        self._move_waiting(ids)
+        if self._on_cuda:
+            self._cuda_step(actions, strengths, same, rows)
+        else:
+            obs, ints, flags = self._store
+            self._vec.step(ids, actions, obs, ints[0], flags[0], flags[1], ints[1], ints[2], ints[3], ints[4],
+                           self._store_final if same else None, strengths)
+
+    def _queue_results(self, ids: np.ndarray) -> None:
+        """The store rows of ``ids`` (just written) join the FIFO, in that order."""
+        self._ready.extend(ids.tolist())
+        self._in_store[ids] = True
+
+    def _store_parts(self) -> list:
         obs, ints, flags = self._store[:3]
+        return [obs, *ints, *flags] + ([] if self._store_final is None else [self._store_final])
+
+    def _move_waiting(self, envs: np.ndarray) -> None:
+        """Before a step or reset writes the store rows of ``envs``: those rows' results
+        still waiting in the FIFO move to spill rows, keeping their place in it."""
+        envs = envs[self._in_store[envs]]
+        if len(envs) == 0:
+            return
+        if len(self._spill_free) < len(envs):
+            self._grow_spill(len(envs))
+        slots = np.array([self._spill_free.pop() for _ in envs], dtype=np.int64)
+        if self._on_cuda:
+            src, dst = (torch.from_numpy(a).to(self.device) for a in (envs, slots))
+            for sp, part in zip(self._spill, self._store_parts()):
+                sp.index_copy_(0, dst, part.index_select(0, src))
+        else:
+            for sp, part in zip(self._spill, self._store_parts()):
+                sp[slots] = part[envs]
+        self._spill_env[slots] = envs
+        self._in_store[envs] = False
+        moved = dict(zip(envs.tolist(), (slots + self.num_envs).tolist()))
+        self._ready = collections.deque(moved.get(s, s) for s in self._ready)
+
+    def _grow_spill(self, need: int) -> None:
+        cap = len(self._spill_env)
+        new_cap = max(2 * cap, cap + need)
+        parts = []
+        for i, part in enumerate(self._store_parts()):
+            shape = (new_cap,) + tuple(part.shape[1:])
+            if self._on_cuda:
+                grown = torch.zeros(shape, dtype=part.dtype, device=part.device)
+            else:
+                grown = np.zeros(shape, part.dtype)
+            if cap:
+                grown[:cap] = self._spill[i]
+            parts.append(grown)
+        self._spill = parts
+        self._spill_env = np.concatenate([self._spill_env, np.zeros(new_cap - cap, np.int64)])
+        self._spill_free.extend(range(new_cap - 1, cap - 1, -1))   # popped lowest first
+
+    def _pop_ready(self, with_final: bool):
+        """Asynchronous mode: hands out the batch_size results that have waited longest
+        (a deterministic instance of ale-py's "first to complete")."""
+        n = self.num_envs
+        slots = np.array([self._ready.popleft() for _ in range(self.batch_size)], dtype=np.int64)
+        spilled = slots >= n
+        ids = slots.copy()
+        ids[spilled] = self._spill_env[slots[spilled] - n]
+        self._in_store[slots[~spilled]] = False
+        self._last_ids = ids
+        parts = self._store_parts()
         if self._on_cuda:
             # Rows gathered on the device (fresh tensors: later steps leave them alone).
             rows = self._last_rows = torch.from_numpy(ids).to(self.device)
+            if spilled.any():
+                pos = [torch.from_numpy(np.flatnonzero(m)).to(self.device) for m in (~spilled, spilled)]
+                src = [torch.from_numpy(a).to(self.device) for a in (slots[~spilled], slots[spilled] - n)]
 
-            def take(a):
-                return a.index_select(0, rows)
+                def take(i):
+                    out = parts[i].new_empty((len(slots),) + tuple(parts[i].shape[1:]))
+                    out.index_copy_(0, pos[0], parts[i].index_select(0, src[0]))
+                    return out.index_copy_(0, pos[1], self._spill[i].index_select(0, src[1]))
+            else:
+                def take(i):
+                    return parts[i].index_select(0, rows)
         else:
-            def take(a):
-                return torch.from_numpy(a[ids])
-        term = take(flags[0]).view(torch.bool)
-        trunc = take(flags[1]).view(torch.bool)
-        info = {"env_id": take(ints[1]), "lives": take(ints[2]), "frame_number": take(ints[3]),
-                "episode_frame_number": take(ints[4])}
+            def take(i):
+                out = parts[i][ids] if not spilled.any() else np.empty((len(slots),) + parts[i].shape[1:],
+                                                                      parts[i].dtype)
+                if spilled.any():
+                    out[~spilled] = parts[i][slots[~spilled]]
+                    out[spilled] = self._spill[i][slots[spilled] - n]
+                return torch.from_numpy(out)
+        obs, reward, env_id, lives, frame, episode_frame, term, trunc = (take(i) for i in range(8))
+        term, trunc = term.view(torch.bool), trunc.view(torch.bool)
+        info = {"env_id": env_id, "lives": lives, "frame_number": frame, "episode_frame_number": episode_frame}
         if with_final and bool((term | trunc).any()):
-            info["final_obs"] = take(self._store_final)
-        return take(obs), take(ints[0]), term, trunc, info
+            info["final_obs"] = take(8)
+        # Spill rows handed out are free again (their rows were gathered above).
+        self._spill_free.extend((slots[spilled] - n).tolist())
+        if self._spill is not None and len(self._spill_free) == len(self._spill_env):
+            self._spill, self._spill_env, self._spill_free = None, np.empty(0, np.int64), []
+        return obs, reward, term, trunc, info
 
     # ---- extras ----
 

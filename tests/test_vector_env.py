@@ -316,6 +316,24 @@ def test_bad_constructor_arguments():
         AtariVectorEnv("pong", 64, stack_num=4096, img_height=210, img_width=160, grayscale=False)
 
 
+def test_integer_arguments_are_taken_as_ale_py_takes_them():
+    # ale-py's bindings take anything with __index__ for an int argument (a bool, a
+    # 0-d integer array or tensor) and refuse floats and strings with TypeError.
+    for kw, batch in [(dict(batch_size=False), 4), (dict(batch_size=torch.tensor(2)), 2),
+                      (dict(batch_size=np.array(2)), 2), (dict(noop_max=True, num_threads=True), 4)]:
+        ref = ale_vec.AtariVectorEnv("pong", 4, **kw)
+        env = AtariVectorEnv("pong", 4, **kw)
+        assert env.batch_size == batch and type(env.batch_size) is int
+        assert env.action_space == ref.action_space and env.observation_space == ref.observation_space
+        ref.close()
+    for kw in [dict(batch_size=2.0), dict(batch_size=torch.tensor(2.0)), dict(img_height="84"),
+               dict(batch_size=np.float64(2))]:
+        with pytest.raises(TypeError):
+            ale_vec.AtariVectorEnv("pong", 4, **kw)
+        with pytest.raises(TypeError, match="must be an integer"):
+            AtariVectorEnv("pong", 4, **kw)
+
+
 def test_bad_actions_raise_and_env_stays_usable():
     env = AtariVectorEnv("pong", 2, num_threads=1)
     with pytest.raises(ValueError, match="reset"):
@@ -449,6 +467,48 @@ def test_async_batches_match_single_threaded_ale_py(mode):
         env.step(np.zeros(5, np.int64))
     with pytest.raises(ValueError, match="asynchronous"):
         env.reset(options={"reset_mask": np.array([True, False, False, False, False])})
+
+
+@pytest.mark.parametrize("mode", ["NextStep", "SameStep"])
+@pytest.mark.parametrize("after_send", [False, True])
+def test_async_reset_mid_run_matches_single_threaded_ale_py(mode, after_send):
+    # A full reset() in asynchronous mode while results wait: ale-py's one worker runs
+    # its queue in order, so the results still waiting (and those of actions sent and
+    # not received) are handed out before the reset's, and an env can then have two
+    # results waiting (its step's and its reset's).  ale-py sets an env's action when it is sent, so once an env has two steps waiting
+    # its first may run with the second's action, as the thread timing falls: results
+    # are compared in full up to then (the reset's batch and three steps), and the
+    # order of the envs handed out throughout.  (One reset per run: ale-py's action
+    # queue, a ring of 2 * num_envs entries, overflows after a second.)
+    kw = dict(num_threads=1, batch_size=2, autoreset_mode=mode, repeat_action_probability=0.25)
+    ref = ale_vec.AtariVectorEnv("breakout", 5, **kw)
+    env = AtariVectorEnv("breakout", 5, **kw)
+    rng = np.random.default_rng(7)
+
+    def same(ra, rc, what):
+        for a, c in zip(ra[:-1], rc[:-1]):
+            np.testing.assert_array_equal(_np(c), a, err_msg=what)
+        assert set(rc[-1]) == set(ra[-1]), what
+        for k in ra[-1]:
+            np.testing.assert_array_equal(_np(rc[-1][k]), ra[-1][k], err_msg=f"{what}: {k}")
+
+    same(ref.reset(seed=4), env.reset(seed=4), "reset")
+    for t in range(90):
+        act = rng.integers(0, 4, 2)
+        if t == 30:
+            if after_send:
+                # Those steps run before the reset, their results handed out before its.
+                ref.send(act)
+                env.send(act)
+            ra, rc = ref.reset(seed=40), env.reset(seed=40)
+            same(ra, rc, f"reset at {t}")
+            # 60 results handed out in turn, envs 0, 1 last: 2, 3 have waited longest.
+            assert ra[1]["env_id"].tolist() == [2, 3]
+        else:
+            ra, rc = ref.step(act), env.step(act)
+            if 30 < t <= 33:
+                same(ra, rc, f"step {t}")
+        assert rc[-1]["env_id"].tolist() == ra[-1]["env_id"].tolist(), f"step {t}"
 
 
 @pytest.mark.parametrize("game,p", [("pong", 0.0), ("breakout", 0.25), ("space_invaders", 0.25)])
