@@ -116,21 +116,26 @@ struct HasTimerWait {
   static constexpr bool value = sizeof(test<B>(nullptr)) == 1;
 };
 
-// Core::step's dispatch on the host (see step()).
+// Core::step's dispatch (see step()) in GPU code: 1, all 256 opcodes (the default since
+// 2026-12-04: on the H200 it ran pong's emulation 1.38x and the vector env 1.95x as fast
+// as the table-driven form, one run, docs/performance.md); 2, the 48 most frequent
+// opcodes; 0, the table-driven form.
+#ifndef CULE_DEVICE_OPCODE_SWITCH
+#define CULE_DEVICE_OPCODE_SWITCH 1
+#endif
+// The same in host code: the CPU backend's per-opcode copies; the CUDA backend's host
+// emulation runs the GPU's form; the host code of the CUDA module (the power-on state it
+// emulates once per batch) keeps the table-driven form, which compiles faster.
 #ifndef CULE_HOST_OPCODE_SWITCH
-#if defined(__CUDACC__) || defined(CULE_CUDA_EMULATED)
+#if defined(CULE_CUDA_EMULATED)
+#define CULE_HOST_OPCODE_SWITCH CULE_DEVICE_OPCODE_SWITCH
+#elif defined(__CUDACC__)
 #define CULE_HOST_OPCODE_SWITCH 0
 #else
 #define CULE_HOST_OPCODE_SWITCH 1
 #endif
 #endif
 
-// The same dispatch in GPU code (an experiment, off): with lane sync a warp's lanes
-// mostly hold the same opcode, so one case would run for most rounds.  1: all 256
-// opcodes; 2: the 48 most frequent (see step()).
-#ifndef CULE_DEVICE_OPCODE_SWITCH
-#define CULE_DEVICE_OPCODE_SWITCH 0
-#endif
 // The form the code being compiled uses: device code CULE_DEVICE_OPCODE_SWITCH, host
 // code CULE_HOST_OPCODE_SWITCH (which takes 2 as well, so that the host emulation can
 // run the GPU's partial form in tests).
@@ -511,13 +516,13 @@ struct Core {
   // operation (a switch with one case per opcode, each with its bus accesses inlined,
   // made a warp run every distinct opcode's case in turn).
   //
-  // On the host (not in the CUDA backend's host emulation, which runs the GPU's code)
-  // the opcode selects one of 256 inlined copies of these stages, each with its decode
-  // entry a constant, so the compiler folds the mode and access tests and the operation
-  // switch away: the same code, instantiated per opcode (CULE_HOST_OPCODE_SWITCH=0 for
-  // the GPU's form on the host too; a bus with kOpcodeSwitch false keeps that form).  On
-  // the 2026-11-30 development machine this made pong run at 49.6k frames/s, one
-  // thread, against 32.7k table-driven.
+  // By default (CULE_HOST_OPCODE_SWITCH / CULE_DEVICE_OPCODE_SWITCH above) the opcode
+  // selects one of 256 inlined copies of these stages, each with its decode entry a
+  // constant, so the compiler folds the mode and access tests and the operation switch
+  // away: the same code, instantiated per opcode (a bus with kOpcodeSwitch false keeps
+  // the table-driven form).  On the 2026-11-30 development machine this made pong run
+  // at 49.6k frames/s, one thread, against 32.7k table-driven; on the GPU, where lane
+  // sync keeps a warp's lanes mostly on one opcode, it ran faster too (see above).
   CULE_FI void step() {
     const uint8_t opcode = fetch8();
 #if CULE_OPCODE_SWITCH_HERE

@@ -511,8 +511,7 @@ static vec::VecOutputs vec_outputs(const CudaVecOutputs& o) {
 
 static void vec_finish(const DeviceBatch& b, const VecDev& d, uint8_t* obs, const vec::VecOutputs& out,
                        int final_only, cudaStream_t s) {
-  // One block per env of the call (see k_vec_pool).
-  if (d.count < 1) return;
+  // One block per env of the call (see k_vec_pool); d.count >= 1 (step returns before).
   CULE_LAUNCH(k_vec_pool, d.count, kThreads, s, b, d);
   check(cudaGetLastError(), "k_vec_pool");
   CULE_LAUNCH(k_vec_process, d.count, kThreads, s, d);

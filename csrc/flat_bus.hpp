@@ -21,7 +21,7 @@ struct FlatBus {
   CULE_HD void add_cycles(uint32_t n) { cycles += n; }
 };
 
-// The same bus with Core::step's table-driven dispatch (the GPU's form; see
+// The same bus with Core::step's table-driven dispatch (the DPC cart's form, and the GPU's until 2026-12-04; see
 // CULE_HOST_OPCODE_SWITCH in cpu6507.hpp), so the CPU tests cover both forms.
 struct FlatBusTable : FlatBus {
   static constexpr bool kOpcodeSwitch = false;

@@ -28,7 +28,11 @@ Where cule differs from ale-py (facts: ale-py 0.12.1 sources named above):
     itself for a life loss reported by ``life_loss_info``); ale-py leaves them
     uninitialised.
   - Asynchronous mode (batch_size < num_envs) hands out results in FIFO order (ale-py:
-    whichever envs finish first, a thread-timing-dependent order).
+    whichever envs finish first, a thread-timing-dependent order; the same with one
+    thread).  A ``reset`` in mid-run hands out the results still waiting first, as
+    ale-py's queue does; where an env then has two steps waiting, each runs with its own
+    action (ale-py sets the env's action at ``send``, so the first may take the
+    second's), and each reset with its own seeds.
   - ``xla()`` (JAX) calls the env through ``jax.experimental.io_callback`` instead of
     XLA custom calls: same results (see cule/_xla.py).
   - Continuous actions with a NaN or infinite entry raise ``InvalidArgument`` (ale-py

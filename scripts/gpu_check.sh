@@ -6,7 +6,7 @@
 #                                          # frames in what is left
 #   bash scripts/gpu_check.sh OUT tests    # build + CUDA tests, lock step over 5,000 frames
 #   bash scripts/gpu_check.sh OUT bench    # benchmark, step timings (scripts/cuda_timing.py),
-#                                          # those of .whl/variants/{opsw48,wide,opsw}.o
+#                                          # those of .whl/variants/{table,opsw48,nohigh}.o
 #                                          # if made (build switches), memory per env,
 #                                          # ncu profiles of k_vec_step and k_act
 #   bash scripts/gpu_check.sh OUT variants # step timings of the build variants in
@@ -196,13 +196,13 @@ if [ "$PHASE" = "bench" ]; then
     "$OUT/cuda_timing.jsonl" 2>&1
   # The prebuilt variants (scripts/build_cuda_variants.sh) against the lines above, when
   # they and the main object were made from these sources, in this order while time
-  # lasts: opsw48 (-DCULE_DEVICE_OPCODE_SWITCH=2: the 48 most frequent opcodes run
-  # per-opcode copies, cpu6507.hpp), wide (-DCULE_TIA_WIDE_STORES=1: drawn pixels stored
-  # 8 bytes at a time), opsw (-DCULE_DEVICE_OPCODE_SWITCH=1: all 256 opcodes); about 35 s
-  # each.  The main object is relinked afterwards.
+  # lasts: table (-DCULE_DEVICE_OPCODE_SWITCH=0: the table-driven 6507 step, the default
+  # until 2026-12-04), opsw48 (-DCULE_DEVICE_OPCODE_SWITCH=2: per-opcode copies of the 48
+  # most frequent opcodes only, cpu6507.hpp), nohigh (-DCULE_DEVICE_CPU_HIGH=0: without
+  # ALE's cpu="high" core); about 35 s each.  The main object is relinked afterwards.
   want=$(bash scripts/cuda_sources_sha.sh "${CULE_CUDA_ARCHS:-90}")
   vargs=()
-  for v in opsw48 wide opsw; do [ -f ".whl/variants/$v.o" ] && vargs+=("$v=.whl/variants/$v.o"); done
+  for v in table opsw48 nohigh; do [ -f ".whl/variants/$v.o" ] && vargs+=("$v=.whl/variants/$v.o"); done
   if [ ${#vargs[@]} -gt 0 ] && [ "$want" = "$(cat .whl/variants/sources.sha256 2>/dev/null)" ] \
      && [ "$want" = "$(cat .whl/cuda_backend.sha256 2>/dev/null)" ]; then
     if [ "$(left)" -gt 160 ]; then

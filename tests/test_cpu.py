@@ -12,7 +12,7 @@ import pytest
 from cule import _core
 
 # Every test runs both forms of Core::step: the host's per-opcode copies and the
-# table-driven one the GPU runs (csrc/cpu6507.hpp, CULE_HOST_OPCODE_SWITCH).
+# table-driven one (csrc/cpu6507.hpp, CULE_HOST_OPCODE_SWITCH; the GPU ran it until 2026-12-04).
 TABLE_DRIVEN = False
 
 
