@@ -33,6 +33,10 @@ Where cule differs from ale-py (facts: ale-py 0.12.1 sources named above):
     ale-py's queue does; where an env then has two steps waiting, each runs with its own
     action (ale-py sets the env's action at ``send``, so the first may take the
     second's), and each reset with its own seeds.
+  - A second ``send`` before ``recv`` raises ``InvalidArgument`` and keeps the first
+    one's actions (ale-py queues both); ``recv`` without ``send`` hands out waiting
+    results in asynchronous mode, as ale-py's, and raises where none wait (ale-py
+    blocks).
   - ``xla()`` (JAX) calls the env through ``jax.experimental.io_callback`` instead of
     XLA custom calls: same results (see cule/_xla.py).
   - Continuous actions with a NaN or infinite entry raise ``InvalidArgument`` (ale-py
@@ -636,7 +640,12 @@ class AtariVectorEnv(VectorEnv):
         return self.recv()
 
     def send(self, actions) -> None:
-        """Validates and queues the actions of the next ``recv()`` (ale-py's API)."""
+        """Validates and queues the actions of the next ``recv()`` (ale-py's API).
+
+        Raises:
+            InvalidArgument as ``step`` does, and for a second ``send`` before ``recv``
+            (ale-py queues both; the actions already sent stay queued).
+        """
         self._check_stepping()
         if self._on_cuda:
             self._pending_actions = self._cuda_actions(actions)
@@ -683,12 +692,24 @@ class AtariVectorEnv(VectorEnv):
         return make_xla(self)
 
     def recv(self):
-        """Steps with the actions given to ``send()``; returns what ``step`` returns."""
+        """Steps with the actions given to ``send()``; returns what ``step`` returns.
+
+        In asynchronous mode without a ``send``, hands out the next ``batch_size``
+        results waiting (as ale-py's ``recv``), stepping nothing.
+
+        Raises:
+            InvalidArgument without a ``send`` (asynchronous mode: and fewer than
+            ``batch_size`` results waiting, where ale-py's ``recv`` waits for ever).
+        """
         self._check_open()
+        same = self.autoreset_mode == AutoresetMode.SAME_STEP
         if self._pending_actions is None:
+            if self._async and self._has_reset and len(self._ready) >= self.batch_size:
+                # As ale-py's recv: the next batch_size results waiting (those of a
+                # reset, say), with nothing stepped.
+                return self._pop_ready(with_final=same)
             raise InvalidArgument("recv() called without a preceding send()")
         (actions, strengths), self._pending_actions = self._pending_actions, None
-        same = self.autoreset_mode == AutoresetMode.SAME_STEP
         if self._async:
             self._async_step(actions, strengths, same)
             return self._pop_ready(with_final=same)
@@ -1002,10 +1023,16 @@ class AtariVectorEnv(VectorEnv):
             raise InvalidArgument("the environment is closed")
 
     def _check_stepping(self):
-        """``send`` may run: the env is open and has been reset (ale-py: RuntimeError)."""
+        """``send`` may run: the env is open and has been reset (ale-py: RuntimeError),
+        and no actions wait for ``recv``."""
         self._check_open()
         if not self._has_reset:
             raise ALERuntimeError("step()/send() called before reset()")
+        if self._pending_actions is not None:
+            # ale-py queues a second send's actions after the first's (its envs step
+            # twice); cule takes one send per recv rather than drop either silently.
+            raise InvalidArgument("send() was already called: call recv() for its results before the next "
+                                  "send() or step() (the actions sent are still queued)")
         if self._async and self._last_ids is None:
             # A snapshot restored into an env that has not handed out a batch yet: the
             # FIFO of waiting results is not part of a snapshot.

@@ -511,6 +511,51 @@ def test_async_reset_mid_run_matches_single_threaded_ale_py(mode, after_send):
         assert rc[-1]["env_id"].tolist() == ra[-1]["env_id"].tolist(), f"step {t}"
 
 
+def test_async_recv_without_send_hands_out_the_waiting_results_as_ale_py():
+    # After a reset, num_envs - batch_size results wait: ale-py's recv() hands out the
+    # next batch_size of them without a send (with fewer waiting it would block).
+    kw = dict(num_threads=1, batch_size=2)
+    ref = ale_vec.AtariVectorEnv("breakout", 6, **kw)
+    env = AtariVectorEnv("breakout", 6, **kw)
+    ref.reset(seed=3)
+    env.reset(seed=3)
+    for ids in ([2, 3], [4, 5]):
+        ra, rc = ref.recv(), env.recv()
+        assert rc[4]["env_id"].tolist() == ra[4]["env_id"].tolist() == ids
+        for a, c in zip(ra[:4], rc[:4]):
+            np.testing.assert_array_equal(_np(c), a)
+        for k in ra[4]:
+            np.testing.assert_array_equal(_np(rc[4][k]), ra[4][k])
+    ra, rc = ref.step(np.array([1, 2])), env.step(np.array([1, 2]))   # envs 4, 5 stepped
+    assert rc[4]["env_id"].tolist() == ra[4]["env_id"].tolist() == [4, 5]
+    np.testing.assert_array_equal(_np(rc[0]), ra[0])
+    ref.close()
+    with pytest.raises(ValueError, match="without a preceding send"):
+        env.recv()                                        # nothing waits (ale-py: blocks)
+
+
+@pytest.mark.parametrize("batch_size", [None, 2])
+def test_a_second_send_before_recv_is_refused_and_loses_nothing(batch_size):
+    # ale-py queues a second send's actions behind the first's; cule refuses it with a
+    # clear error, and the first send's actions stay queued for recv().
+    kw = dict(num_threads=1) if batch_size is None else dict(num_threads=1, batch_size=batch_size)
+    env, twin = AtariVectorEnv("breakout", 4, **kw), AtariVectorEnv("breakout", 4, **kw)
+    env.reset(seed=5)
+    twin.reset(seed=5)
+    k = env.batch_size
+    env.send(np.full(k, 1))
+    for again in (lambda: env.send(np.full(k, 2)), lambda: env.step(np.full(k, 3))):
+        with pytest.raises(ValueError, match="already called"):
+            again()
+    for t in range(20):
+        act = np.full(k, 1) if t == 0 else np.full(k, t % 4)
+        ra = twin.step(act)
+        rc = env.recv() if t == 0 else env.step(act)
+        for a, c in zip(ra[:4], rc[:4]):
+            assert torch.equal(a, c), f"step {t}"
+        assert torch.equal(ra[4]["env_id"], rc[4]["env_id"])
+
+
 @pytest.mark.parametrize("game,p", [("pong", 0.0), ("breakout", 0.25), ("space_invaders", 0.25)])
 def test_continuous_actions_match_ale_py(game, p):
     # (radius, theta, fire) rows; on paddle games (pong, breakout) the radius is the
