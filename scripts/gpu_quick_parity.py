@@ -84,7 +84,8 @@ def atari_checks(game: str, emulate: bool, n: int = 64, acts: int = 30, **kw) ->
 
 
 def vector_check(game: str, kw: dict, emulate: bool, n: int = 16, steps: int = 40) -> bool:
-    """A seeded reset and ``steps`` random steps: every result equal, info included."""
+    """A seeded reset and ``steps`` random steps (asynchronous: a reset halfway): every result
+    equal, info included."""
     g, c = _pair(cule.AtariVectorEnv, emulate, game, n, **kw)
 
     def same(rg, rc) -> bool:
@@ -93,7 +94,9 @@ def vector_check(game: str, kw: dict, emulate: bool, n: int = 16, steps: int = 4
 
     ok = same(g.reset(seed=3), c.reset(seed=3))
     gen = torch.Generator().manual_seed(2)
-    for _ in range(steps):
+    for t in range(steps):
+        if c.batch_size < n and t == steps // 2:   # asynchronous: a reset while results wait
+            ok = same(g.reset(), c.reset()) and ok
         a = torch.randint(int(c.single_action_space.n), (c.batch_size,), generator=gen)
         ok = same(g.step(a.to(g.device)), c.step(a)) and ok
     g.close()
