@@ -819,16 +819,20 @@ class AtariVectorEnv(VectorEnv):
         """Steps the envs handed out last with ``actions`` into the store (results
         queued, not handed out)."""
         ids = self._last_ids
-        if len(np.unique(ids)) == len(ids):
+        # occurrence[j]: how often ids[j] came earlier in the batch (a stable sort groups
+        # each env's places in batch order).
+        by_env = np.argsort(ids, kind="stable")
+        k = np.arange(len(ids))
+        first = np.r_[True, ids[by_env][1:] != ids[by_env][:-1]]
+        occurrence = np.empty(len(ids), np.int64)
+        occurrence[by_env] = k - np.maximum.accumulate(np.where(first, k, 0))
+        if occurrence.max() == 0:
             self._step_rows(ids, self._last_rows, actions, strengths, same)
             self._queue_results(ids)
             return
         # An env handed out twice in one batch (its step's and its reset's results,
         # after a reset mid-run): its actions run one after the other, as ale-py's
         # queue runs them, and the results join the FIFO in the batch's order.
-        occurrence = np.zeros(len(ids), np.int64)
-        for j in range(len(ids)):
-            occurrence[j] = int((ids[:j] == ids[j]).sum())
         order = []
         for r in range(int(occurrence.max()) + 1):
             pos = np.flatnonzero(occurrence == r)
@@ -931,14 +935,15 @@ class AtariVectorEnv(VectorEnv):
             else:
                 def take(i):
                     return parts[i].index_select(0, rows)
+        elif spilled.any():
+            def take(i):
+                out = np.empty((len(slots),) + parts[i].shape[1:], parts[i].dtype)
+                out[~spilled] = parts[i][slots[~spilled]]
+                out[spilled] = self._spill[i][slots[spilled] - n]
+                return torch.from_numpy(out)
         else:
             def take(i):
-                out = parts[i][ids] if not spilled.any() else np.empty((len(slots),) + parts[i].shape[1:],
-                                                                      parts[i].dtype)
-                if spilled.any():
-                    out[~spilled] = parts[i][slots[~spilled]]
-                    out[spilled] = self._spill[i][slots[spilled] - n]
-                return torch.from_numpy(out)
+                return torch.from_numpy(parts[i][ids])
         obs, reward, env_id, lives, frame, episode_frame, term, trunc = (take(i) for i in range(8))
         term, trunc = term.view(torch.bool), trunc.view(torch.bool)
         info = {"env_id": env_id, "lives": lives, "frame_number": frame, "episode_frame_number": episode_frame}
