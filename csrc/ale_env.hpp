@@ -318,7 +318,9 @@ CULE_HD int32_t ale_act_strength(Machine& m, uint8_t action, float strength, flo
                                  bool set_render) {
   Console& c = m.c;
   int32_t total = 0;
+  LaneTeam team;   // p is the batch's: every lane runs p.frameskip rounds
   for (int i = 0; i < p.frameskip; ++i) {
+    team.gather();
     ale_sticky_draws(c, action, strength, sticky, p);
     ale_log_screen(m);
     if (ale_act_skips(c, m.g, p)) continue;

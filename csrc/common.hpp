@@ -23,5 +23,41 @@
 #define CULE_HOST_DEVICE
 #endif
 
+#ifndef CULE_FRAME_SYNC
+#define CULE_FRAME_SYNC 0
+#endif
+
 namespace cule {
+
+// The lanes of a CUDA warp that start a frame loop together (ale_act_strength's frames,
+// the vector env's frameskip), gathered again at the top of every frame.  A GPU builds
+// this with -DCULE_FRAME_SYNC=1 (an experiment, off by default); everywhere else it does
+// nothing.  Why: a warp's lanes call run_frame one group after another unless something
+// brings them together, and lane sync in cpu_run (cpu6507.hpp) then keeps only each
+// group together (Nsight Compute, k_vec_step, pong, 16,384 envs: groups of 5-9 lanes
+// at the CPU loop's head).  Every lane of the team must call gather() once a frame and
+// leaves() at the same point of every frame until it leaves, and leave when it returns
+// true; the loop's trip count must be the same for all of them otherwise.  Each console
+// still runs its own frames in its own order: only when lanes wait changes.
+struct LaneTeam {
+  unsigned mask;
+  CULE_FI LaneTeam() : mask(0u) {
+#if defined(__CUDA_ARCH__) && CULE_FRAME_SYNC
+    mask = __activemask();
+#endif
+  }
+  CULE_FI void gather() const {
+#if defined(__CUDA_ARCH__) && CULE_FRAME_SYNC
+    __syncwarp(mask);
+#endif
+  }
+  // `stop` for this lane; returns it, the team keeping the lanes that go on.
+  CULE_FI bool leaves(bool stop) {
+#if defined(__CUDA_ARCH__) && CULE_FRAME_SYNC
+    mask = __ballot_sync(mask, !stop);
+#endif
+    return stop;
+  }
+};
+
 }  // namespace cule

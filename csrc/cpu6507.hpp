@@ -765,6 +765,15 @@ CULE_HD void cpu_step(CpuState& s, Bus& bus) {
 // instead of 2.0-10.8 and call out in 23-38% of rounds instead of 43-94%, for 0-4% more
 // rounds.  The earliest lane always executes, so the loop always ends.
 //
+// CULE_LANE_TEAM=1 (an experiment, off until a GPU has timed it; with lane sync): the
+// minimum is taken over the lanes that entered cpu_run together (the team), each of
+// which takes part in every round until every team lane's frame is over, so a round
+// waits for the whole team and the team leaves the loop together.  With
+// CULE_LANE_TEAM=0 the minimum is over __activemask(), the lanes converged at that
+// point.  A warp that calls run_frame in several groups (Nsight Compute, k_vec_step,
+// pong: about five groups a frame) syncs each group only within itself either way;
+// CULE_FRAME_SYNC=1 (LaneTeam, common.hpp) gathers a warp's lanes before their frames.
+//
 // CULE_IO_CONVERGE=1 (an experiment, off; not with lane sync): the lanes whose next
 // instruction would call out (Core::next_is_io) wait, up to CULE_IO_WAIT rounds, while
 // other lanes still have plain instructions to run.
@@ -783,6 +792,9 @@ CULE_HD void cpu_step(CpuState& s, Bus& bus) {
 #ifndef CULE_SYNC_SLACK
 #define CULE_SYNC_SLACK 4
 #endif
+#ifndef CULE_LANE_TEAM
+#define CULE_LANE_TEAM 0
+#endif
 #if defined(__CUDA_ARCH__) && CULE_LANE_SYNC && __CUDA_ARCH__ >= 800
 #define CULE_LANE_SYNC_ON 1
 #else
@@ -796,7 +808,23 @@ template <class Bus>
 CULE_FI int cpu_run(CpuState& s, Bus& bus, int max_instructions) {
   if (s.halted) return 0;
   cpu6507::Core<Bus> c{bus, s.pc, s.a, s.x, s.y, s.sp, s.p, 0, max_instructions};
-#if CULE_LANE_SYNC_ON
+#if CULE_LANE_SYNC_ON && CULE_LANE_TEAM
+  // The lanes that enter together stay together: each round every one of them takes
+  // part in the minimum (a lane whose frame is over gives UINT32_MAX), so the round
+  // waits for all of them and they leave together once every frame is over.
+  const unsigned team = __activemask();
+  bool running = c.budget > 0;
+  for (;;) {
+    const uint32_t now = running ? bus.clock() : 0xFFFFFFFFu;
+    const uint32_t first = __reduce_min_sync(team, now);
+    if (first == 0xFFFFFFFFu) break;
+    if (running && now - first <= (uint32_t)CULE_SYNC_SLACK) {
+      c.step();
+      --c.budget;
+      if (c.halted || bus.stopped() || c.budget <= 0) running = false;
+    }
+  }
+#elif CULE_LANE_SYNC_ON
   while (c.budget > 0) {
     const uint32_t now = bus.clock();
     const uint32_t first = __reduce_min_sync(__activemask(), now);

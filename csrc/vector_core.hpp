@@ -175,7 +175,9 @@ CULE_HD int32_t vc_step_frames(Machine& m, EnvSlot& s, const VecOptions& o, uint
   const bool tentative = drawn < o.frameskip;
   bool stop_drawing = false;
   exact = true;
+  LaneTeam team;   // o.frameskip is the batch's: every lane runs the loop alike
   for (int skip = o.frameskip; skip > 0; --skip) {
+    team.gather();
     m.c.tia.render = !tentative ? 1 : (skip <= drawn && !stop_drawing) ? 2 : 0;
     reward += ale_act_strength(m, action, strength, s.sticky_strength, p, false);
     ++emulated;
@@ -194,12 +196,13 @@ CULE_HD int32_t vc_step_frames(Machine& m, EnvSlot& s, const VecOptions& o, uint
       hist_exact[h] = ale_screen_exact(m.c);
       if (tentative && m.c.tia.partial_frame) stop_drawing = true;
     }
-    if (s.game_over || vc_truncated_by_limit(s, o) || (o.episodic_life && s.life_lost)) break;
-    if (o.stale_frames && skip <= 2) {
+    const bool stop = s.game_over || vc_truncated_by_limit(s, o) || (o.episodic_life && s.life_lost);
+    if (!stop && o.stale_frames && skip <= 2) {
       ops.capture(skip - 1);
       if ((skip == 1 || o.maxpool) && !ale_screen_exact(m.c)) exact = false;
       if (tentative && m.c.tia.partial_frame) stop_drawing = true;
     }
+    if (team.leaves(stop)) break;
   }
   if (!o.stale_frames) {
     // The last frame emulated, max-pooled with the one before it only when both

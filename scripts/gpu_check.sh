@@ -9,6 +9,17 @@
 #                                          # those of .whl/variants/{table,opsw48,nohigh}.o
 #                                          # if made (build switches), memory per env,
 #                                          # ncu profiles of k_vec_step and k_act
+#   bash scripts/gpu_check.sh OUT pick     # step timings of the main object and every
+#                                          # variant in .whl/variants (pong, emulation and
+#                                          # vector env at 65,536), the fastest vector env
+#                                          # (of those at 2M frames/s or more emulating)
+#                                          # linked and named in OUT/chosen.txt, then the
+#                                          # benchmark (up to 131,072 envs), memory and the
+#                                          # quick parity check with it, and with 150 s
+#                                          # left an ncu profile of k_vec_step; budget
+#                                          # 540 s.
+#                                          # A later `CULE_GPU_VARIANT=NAME ... tests` on
+#                                          # the same machine tests that object.
 #   bash scripts/gpu_check.sh OUT variants # step timings of the build variants in
 #                                          # .whl/variants (scripts/build_cuda_variants.sh)
 #                                          # against the main object .whl/cuda_backend.o
@@ -26,7 +37,7 @@
 #                                          # evaluation: agent.log, progress.csv,
 #                                          # learning_curve.png; budget 480 s
 #
-# (bench, variants, steady and agent build first, about 70 s, unless an earlier call on the same
+# (bench, pick, variants, steady and agent build first, about 70 s, unless an earlier call on the same
 # machine did: a machine stays warm 30 s after a call.)  Downloads nothing: it uses the Python found
 # there (3.10+, with torch, pybind11, setuptools, numpy, pytest).  Missing packages
 # (ale-py, gymnasium) come from wheels in ./.whl, and .whl/cuda_backend.o, compiled
@@ -37,16 +48,17 @@
 # bench cuda_timing.jsonl, ncu_k_act.txt, ncu_k_vec_step.txt and its per-instruction
 # page ncu_k_vec_step_sass.csv.gz (instead of benchmark.png).
 set -uo pipefail
-OUT="${1:?usage: scripts/gpu_check.sh OUTDIR [all|tests|bench|variants|session|steady|agent]}"
+OUT="${1:?usage: scripts/gpu_check.sh OUTDIR [all|tests|bench|pick|variants|session|steady|agent]}"
 PHASE="${2:-all}"
 case "$PHASE" in
   all) BUDGET="${GPU_CHECK_BUDGET:-465}"; export CULE_LOCKSTEP_FRAMES="${CULE_LOCKSTEP_FRAMES:-800}" ;;
   tests|bench) BUDGET="${GPU_CHECK_BUDGET:-530}" ;;
+  pick) BUDGET="${GPU_CHECK_BUDGET:-540}" ;;
   variants) BUDGET="${GPU_CHECK_BUDGET:-300}" ;;
   session) BUDGET="${GPU_CHECK_BUDGET:-570}" ;;
   steady) BUDGET="${GPU_CHECK_BUDGET:-200}" ;;
   agent) BUDGET="${GPU_CHECK_BUDGET:-480}" ;;
-  *) echo "phase must be all, tests, bench, variants, session, steady or agent"; exit 2 ;;
+  *) echo "phase must be all, tests, bench, pick, variants, session, steady or agent"; exit 2 ;;
 esac
 T0=$(date +%s)
 left() { echo $(( BUDGET - ($(date +%s) - T0) )); }
@@ -75,7 +87,15 @@ build() {
   echo "== build (CULE_CUDA=1, sm_${CULE_CUDA_ARCHS:-90}, without the host emulation)"
   echo "nvcc here: $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*')"
   want=$(bash scripts/cuda_sources_sha.sh "${CULE_CUDA_ARCHS:-90}")
-  if [ -f .whl/cuda_backend.o ] && [ "$want" = "$(cat .whl/cuda_backend.sha256 2>/dev/null)" ]; then
+  if [ -n "${CULE_GPU_VARIANT:-}" ]; then
+    # A build variant instead of the main object (the one a pick phase chose).
+    if [ -f ".whl/variants/$CULE_GPU_VARIANT.o" ] && [ "$want" = "$(cat .whl/variants/sources.sha256 2>/dev/null)" ]; then
+      export CULE_CUDA_OBJECT="$PWD/.whl/variants/$CULE_GPU_VARIANT.o"
+      echo "using the build variant .whl/variants/$CULE_GPU_VARIANT.o"
+    else
+      echo "CULE_GPU_VARIANT=$CULE_GPU_VARIANT: no such variant made from these sources"; exit 2
+    fi
+  elif [ -f .whl/cuda_backend.o ] && [ "$want" = "$(cat .whl/cuda_backend.sha256 2>/dev/null)" ]; then
     export CULE_CUDA_OBJECT="$PWD/.whl/cuda_backend.o"
     echo "using the prebuilt CUDA object .whl/cuda_backend.o"
   else
@@ -86,12 +106,17 @@ build() {
   rc=$?
   echo "build rc=$rc after $(( $(date +%s) - T0 )) s"
   [ $rc -eq 0 ] || { tail -60 /tmp/cule_build.log; exit $rc; }
+  if [ -n "${CULE_GPU_VARIANT:-}" ]; then
+    # setup.py leaves an up-to-date module alone: link the variant explicitly.
+    bash scripts/gpu_variants.sh /tmp/cule_relink "atari,32,0,1" "$CULE_GPU_VARIANT=$CULE_CUDA_OBJECT" > /dev/null 2>&1 \
+      && echo "linked $CULE_CUDA_OBJECT" || { echo "could not link $CULE_CUDA_OBJECT"; exit 2; }
+  fi
   "$PY" -c "import cule, torch; print(cule.build_info(), torch.cuda.get_device_name(0))"
 }
 build_and_test() {
   build
   echo "== CUDA tests (API, errors, snapshots, vector env)"
-  timeout "$(limit 150 $((R > 0 ? R : 100)))" "$PY" -m pytest -v -rfE --durations=0 tests/test_cuda.py -k "not every_game" \
+  timeout "$(limit "${GPU_QUICK_LIMIT:-150}" $((R > 0 ? R : 100)))" "$PY" -m pytest -v -rfE --durations=0 tests/test_cuda.py -k "not every_game" \
     -p no:cacheprovider > "$OUT/cuda_quick.log" 2>&1
   rc=$?; [ $rc -eq 0 ] || FAILED=1
   echo "quick tests rc=$rc after $(( $(date +%s) - T0 )) s"; grep -E "PASSED|FAILED|ERROR|passed|failed" "$OUT/cuda_quick.log" | tail -30
@@ -178,11 +203,48 @@ if [ "$PHASE" = "variants" ] || [ "$PHASE" = "session" ]; then
   echo "== done after $(( $(date +%s) - T0 )) s$([ $FAILED -eq 0 ] || echo ', with test failures')"
   exit $FAILED
 fi
+if [ "$PHASE" = "pick" ]; then
+  want=$(bash scripts/cuda_sources_sha.sh "${CULE_CUDA_ARCHS:-90}")
+  main_obj=".whl/cuda_backend.o"
+  [ -f "$main_obj" ] && [ "$want" = "$(cat .whl/cuda_backend.sha256 2>/dev/null)" ] \
+    || { echo "no main object for these sources (want $want)"; exit 1; }
+  args=("main=$main_obj")
+  if [ "$want" = "$(cat .whl/variants/sources.sha256 2>/dev/null)" ]; then
+    for o in .whl/variants/*.o; do [ -f "$o" ] && args+=("$(basename "$o" .o)=$o"); done
+  else
+    echo "the objects in .whl/variants were made from other sources: timing the main object only"
+  fi
+  echo "== pick: ${args[*]}"
+  timeout "$(limit 260 230)" bash scripts/gpu_variants.sh "$OUT" "atari,65536,0,1;vec,65536,1,4" "${args[@]}" 2>&1 \
+    | grep -v "UserWarning\|_warn_once" | cut -c1-400
+  echo "variants rc=${PIPESTATUS[0]} after $(( $(date +%s) - T0 )) s"
+  names=""; for a in "${args[@]}"; do names="$names ${a%%=*}"; done
+  best=$("$PY" - "$OUT/cuda_timing.jsonl" $names <<'PYEOF'
+import json, sys
+path, names = sys.argv[1], sys.argv[2:]
+emu, vec = {}, {}
+for line in open(path):
+    r = json.loads(line)
+    if r.get("label") not in names or r.get("n") != 65536 or r.get("game") != "pong" or r.get("env_kwargs"):
+        continue
+    if r["kind"] == "vec":
+        vec[r["label"]] = r["frames_per_s"]
+    elif not r["render"] and r["frameskip"] == 1:
+        emu[r["label"]] = r["frames_per_s"]
+ok = [n for n in vec if emu.get(n, 0) >= 2e6] or list(vec)
+print(max(ok, key=vec.get) if ok else "main")
+PYEOF
+)
+  obj="$main_obj"; [ "$best" = main ] || obj=".whl/variants/$best.o"
+  echo "$best" > "$OUT/chosen.txt"
+  echo "== chosen: $best ($obj), linked for what follows"
+  bash scripts/gpu_variants.sh "$OUT" "atari,32,0,1" "chosen_$best=$obj" > /dev/null 2>&1 || echo "could not link $obj"
+fi
 echo "== benchmark (pong: emulation = cule.Atari render=False frameskip 1; pipeline = the vector env;"
 echo "   ale-vector at 256 envs as the same-run reference: 16 threads are busy with that many,"
 echo "   and making and resetting 1,024 of them took 100 s on a 2-core machine)"
 timeout -k 30 "$(limit 200 $([ "$PHASE" = bench ] && echo 150 || echo 100))" "$PY" -m cule.benchmark --backends ale-vector cule-cuda --games pong \
-  --num-envs 256 16384 65536 --modes emulation pipeline --warmup 0.5 --window 1 --windows 2 \
+  --num-envs 256 16384 65536 $([ "$PHASE" = pick ] && echo 131072) --modes emulation pipeline --warmup 0.5 --window 1 --windows 2 \
   --out-dir "$OUT" 2>&1
 echo "benchmark rc=$? after $(( $(date +%s) - T0 )) s"
 if [ "$PHASE" = "bench" ]; then
@@ -224,6 +286,10 @@ import json, sys, torch, cule
 out = sys.argv[1]
 summary = {"build": cule.build_info(), "gpu": torch.cuda.get_device_name(0)}
 try:
+    summary["chosen_variant"] = open(f"{out}/chosen.txt").read().strip()
+except OSError:
+    pass
+try:
     # Device memory per env (console state, two frame buffers), from two batch sizes, and
     # what a batch holds once (ROM, palette, the reset_game memo; a vector env's batch
     # also the noop-start memo's 48.7 MB); the largest batch the free memory holds.
@@ -264,7 +330,7 @@ json.dump(summary, open(f"{out}/gpu_check.json", "w"), indent=2)
 print("wrote", f"{out}/gpu_check.json")
 PYEOF
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-if [ "$PHASE" = "bench" ] && [ -n "$NCU" ] && [ "$(left)" -gt 60 ]; then
+if { [ "$PHASE" = "bench" ] || { [ "$PHASE" = "pick" ] && [ "$(left)" -gt 150 ]; }; } && [ -n "$NCU" ] && [ "$(left)" -gt 60 ]; then
   echo "== ncu: k_vec_step, pong vector env defaults, 16384 envs (full set; per-instruction page gzipped)"
   rm -f /tmp/ncu_k_vec_step.ncu-rep
   timeout "$(limit 120 45)" "$NCU" --clock-control none --set full --import-source yes --kernel-name k_vec_step \
@@ -300,7 +366,7 @@ e.synchronize()
   echo "ncu rc=$?"; grep -E "Threads|Branch|Hit Rate|Occupancy|Registers|Duration|Issued|No Eligible|Stall" "$OUT/ncu_k_act.txt" | head -40
 fi
 # The device tool brings back 8 files: the plot is the one left out.
-[ "$PHASE" = "bench" ] && rm -f "$OUT/benchmark.png"
+[ "$PHASE" = "bench" ] || [ "$PHASE" = "pick" ] && rm -f "$OUT/benchmark.png"
 if [ "$PHASE" = "bench" ]; then
   echo "== step timings, summary"
   "$PY" scripts/timing_summary.py "$OUT/cuda_timing.jsonl"

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Everything `scripts/gpu_check.sh OUT bench` can use, made in ./.whl on this machine
-# before a GPU session starts (a fresh checkout has no .whl; about 12 minutes on 2
+# before a GPU session starts (a fresh checkout has no .whl; about 15 minutes on 2
 # cores, 1.6 GB of memory at most):
 #   - the wheels and the main nvcc object (prepare_gpu_wheels.sh, CULE_PREBUILD_CUDA=1);
-#   - the build variants the bench times (build_cuda_variants.sh): table
-#     (-DCULE_DEVICE_OPCODE_SWITCH=0, the GPU's table-driven 6507 step, the default
-#     until 2026-12-04), opsw48 (-DCULE_DEVICE_OPCODE_SWITCH=2) and nohigh
-#     (-DCULE_DEVICE_CPU_HIGH=0: without ALE's cpu="high" core, which may be what slowed
-#     the step since 2026-11-30; about 6 minutes, as the main object).
+#   - the build variants `pick` times against it (build_cuda_variants.sh), each the
+#     sources with switches that change only how a warp's lanes wait for each other:
+#     fsync (-DCULE_FRAME_SYNC=1: the lanes that start a frame loop together are gathered
+#     at every frame, common.hpp LaneTeam), team (-DCULE_LANE_TEAM=1: lane sync over the
+#     lanes that entered the CPU loop together, cpu6507.hpp), fteam (both), fsync48
+#     (fsync with -DCULE_DEVICE_OPCODE_SWITCH=2: per-opcode copies of the 48 most
+#     frequent opcodes only) and fsynctab (fsync with -DCULE_DEVICE_OPCODE_SWITCH=0: the
+#     table-driven 6507 step); about 4 minutes each.
 # Two nvcc runs at a time; logs in .whl/prepare_*.log.  Exits non-zero if a part fails
 # or the objects' recorded sources differ from the checkout.
 #
@@ -25,14 +28,16 @@ rm -f .whl/cuda_backend.o .whl/cuda_backend.sha256 .whl/variants/*.o .whl/varian
 ARCH="${CULE_CUDA_ARCHS:-90}"
 T0=$(date +%s)
 ( CULE_PREBUILD_CUDA=1 bash scripts/prepare_gpu_wheels.sh &&
-  bash scripts/build_cuda_variants.sh table="-DCULE_DEVICE_OPCODE_SWITCH=0" opsw48="-DCULE_DEVICE_OPCODE_SWITCH=2" ) \
+  bash scripts/build_cuda_variants.sh fsync48="-DCULE_FRAME_SYNC=1 -DCULE_DEVICE_OPCODE_SWITCH=2" \
+    fsynctab="-DCULE_FRAME_SYNC=1 -DCULE_DEVICE_OPCODE_SWITCH=0" ) \
   > .whl/prepare_main.log 2>&1 &
 a=$!
-bash scripts/build_cuda_variants.sh nohigh="-DCULE_DEVICE_CPU_HIGH=0" > .whl/prepare_nohigh.log 2>&1 &
+bash scripts/build_cuda_variants.sh fsync="-DCULE_FRAME_SYNC=1" fteam="-DCULE_FRAME_SYNC=1 -DCULE_LANE_TEAM=1" \
+  team="-DCULE_LANE_TEAM=1" > .whl/prepare_more.log 2>&1 &
 b=$!
 rc=0
-wait $a || { echo "wheels / main object / table / opsw48 failed: see .whl/prepare_main.log"; tail -5 .whl/prepare_main.log; rc=1; }
-wait $b || { echo "nohigh failed: see .whl/prepare_nohigh.log"; tail -5 .whl/prepare_nohigh.log; rc=1; }
+wait $a || { echo "wheels / main object / fsync48 / fsynctab failed: see .whl/prepare_main.log"; tail -5 .whl/prepare_main.log; rc=1; }
+wait $b || { echo "fsync / fteam / team failed: see .whl/prepare_more.log"; tail -5 .whl/prepare_more.log; rc=1; }
 want=$(bash scripts/cuda_sources_sha.sh "$ARCH")
 for f in .whl/cuda_backend.sha256 .whl/variants/sources.sha256; do
   [ "$want" = "$(cat "$f" 2>/dev/null)" ] || { echo "$f does not match the checkout ($want)"; rc=1; }

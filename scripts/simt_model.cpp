@@ -50,12 +50,12 @@ struct Lane {
   long instructions = 0;
 };
 
-// ale_act_strength's per-frame input handling (frameskip 1, paddle strength 1).
+// ale_act_strength's per-frame input handling (frameskip 1, paddle strength 1): the
+// sticky-action draws, then the action applied.
 void frame_inputs(Machine& m, uint8_t action, const EnvParams& p) {
-  Console& c = m.c;
-  if (mt_next_double(c.env_rng) >= (double)p.repeat_p) c.action_a = action;
-  (void)mt_next_double(c.env_rng);
-  ale_apply_action(m, 1.0f);
+  float sticky = 1.0f;
+  ale_sticky_draws(m.c, action, 1.0f, sticky, p);
+  ale_apply_action(m, sticky);
 }
 
 // Whether the opcode has its own copy in CULE_DEVICE_OPCODE_SWITCH=2's partial switch.
@@ -199,6 +199,7 @@ py::dict run(const py::dict& cfg, const py::bytes& rom_bytes, int policy, int pa
       x.bus.reset();
       run_frame_end(*x.m);
       game_step(*x.c, g.game_id);
+      ale_process_ram(*x.c);
       x.c->frame_number++;
       x.c->episode_frame_number++;
       mx = std::max(mx, x.instructions);
