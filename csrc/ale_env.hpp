@@ -131,14 +131,19 @@ CULE_HD void ale_process_ram(Console& c) { c.data_bus = c.riot.ram[0x7F]; }
 
 // The frames of StellaEnvironment::emulate(a, NOOP, n), without its processRAM.
 CULE_HD void ale_emulate_frames(Machine& m, uint8_t a, int n) {
+  LaneTeam team;   // n is the caller's constant: every lane runs the loop alike
   if (m.g.use_paddles) {
     for (int i = 0; i < n; ++i) {
+      team.gather();
       ale_apply_paddles(m.c, m.g, a);
       ale_frame(m);
     }
   } else {
     ale_apply_joystick(m.c, a);
-    for (int i = 0; i < n; ++i) ale_frame(m);
+    for (int i = 0; i < n; ++i) {
+      team.gather();
+      ale_frame(m);
+    }
   }
 }
 

@@ -30,12 +30,12 @@
 namespace cule {
 
 // The lanes of a CUDA warp that start a frame loop together (ale_act_strength's frames,
-// the vector env's frameskip), gathered again at the top of every frame.  A GPU builds
-// this with -DCULE_FRAME_SYNC=1 (an experiment, off by default); everywhere else it does
-// nothing.  Why: a warp's lanes call run_frame one group after another unless something
-// brings them together, and lane sync in cpu_run (cpu6507.hpp) then keeps only each
-// group together (Nsight Compute, k_vec_step, pong, 16,384 envs: groups of 5-9 lanes
-// at the CPU loop's head).  Every lane of the team must call gather() once a frame and
+// the vector env's frameskip, ale_emulate_frames), gathered again at the top of every
+// frame.  A GPU builds this with -DCULE_FRAME_SYNC=1 (an experiment, off by default);
+// everywhere else it does nothing.  Why: each lane leaves the CPU loop when its own
+// frame ends, the lanes go on from there in small groups, and nothing merges them
+// again, so lane sync in cpu_run (cpu6507.hpp) keeps only each group together (Nsight
+// Compute, k_vec_step, pong, 16,384 envs: groups of 5-9 lanes at the CPU loop's head).  Every lane of the team must call gather() once a frame and
 // leaves() at the same point of every frame until it leaves, and leave when it returns
 // true; the loop's trip count must be the same for all of them otherwise.  Each console
 // still runs its own frames in its own order: only when lanes wait changes.

@@ -215,26 +215,12 @@ if [ "$PHASE" = "pick" ]; then
     echo "the objects in .whl/variants were made from other sources: timing the main object only"
   fi
   echo "== pick: ${args[*]}"
-  timeout "$(limit 260 230)" bash scripts/gpu_variants.sh "$OUT" "atari,65536,0,1;vec,65536,1,4" "${args[@]}" 2>&1 \
+  VARIANT_LIMIT=60 timeout "$(limit 260 230)" bash scripts/gpu_variants.sh "$OUT" "atari,65536,0,1;vec,65536,1,4" "${args[@]}" 2>&1 \
     | grep -v "UserWarning\|_warn_once" | cut -c1-400
   echo "variants rc=${PIPESTATUS[0]} after $(( $(date +%s) - T0 )) s"
   names=""; for a in "${args[@]}"; do names="$names ${a%%=*}"; done
-  best=$("$PY" - "$OUT/cuda_timing.jsonl" $names <<'PYEOF'
-import json, sys
-path, names = sys.argv[1], sys.argv[2:]
-emu, vec = {}, {}
-for line in open(path):
-    r = json.loads(line)
-    if r.get("label") not in names or r.get("n") != 65536 or r.get("game") != "pong" or r.get("env_kwargs"):
-        continue
-    if r["kind"] == "vec":
-        vec[r["label"]] = r["frames_per_s"]
-    elif not r["render"] and r["frameskip"] == 1:
-        emu[r["label"]] = r["frames_per_s"]
-ok = [n for n in vec if emu.get(n, 0) >= 2e6] or list(vec)
-print(max(ok, key=vec.get) if ok else "main")
-PYEOF
-)
+  best=$("$PY" scripts/pick_variant.py "$OUT/cuda_timing.jsonl" $names)
+  [ -n "$best" ] || best=main
   obj="$main_obj"; [ "$best" = main ] || obj=".whl/variants/$best.o"
   echo "$best" > "$OUT/chosen.txt"
   echo "== chosen: $best ($obj), linked for what follows"

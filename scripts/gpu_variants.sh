@@ -11,7 +11,8 @@
 # about 2 minutes on 2 cores).  cule._cuda must already be built here (scripts/gpu_check.sh
 # does that); its host bindings are relinked with each object in turn and
 # scripts/cuda_timing.py measures SPEC (see there) under the label NAME, appending to
-# OUT/cuda_timing.jsonl (SECS and WARMUP in the environment: its seconds and warm-up steps).
+# OUT/cuda_timing.jsonl (SECS and WARMUP in the environment: its seconds and warm-up steps;
+# VARIANT_LIMIT, default 90: the seconds each variant's timing may take).
 # The first object given stays linked at the end.
 set -uo pipefail
 OUT="${1:?usage: scripts/gpu_variants.sh OUT SPEC NAME=OBJ.o ...}"; SPEC="${2:?SPEC}"; shift 2
@@ -25,12 +26,19 @@ SO=$(ls cule/_cuda.cpython-3*.so 2>/dev/null | head -1)
 BO=$(find build -name cuda_bindings.o 2>/dev/null | head -1)
 [ -n "$SO" ] && [ -n "$BO" ] || { echo "build cule._cuda first (scripts/gpu_check.sh)"; exit 1; }
 if command -v nvcc > /dev/null; then NV=$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")"); else NV="${CUDA_HOME:-/usr/local/cuda}"; fi
-LIBD=$NV/lib64; [ -f "$LIBD/libcudart_static.a" ] || LIBD=$NV/lib
-link() { g++ -shared -o "$SO" "$BO" "$1" -L"$LIBD" -lcudart_static -ldl -lrt -lpthread; }
+LIBD=""
+for d in "$NV/lib64" "$NV/lib" "${CUDA_HOME:-/usr/local/cuda}/lib64" "${CUDA_HOME:-/usr/local/cuda}/lib" /usr/local/cuda*/lib64 /usr/local/cuda*/lib; do
+  [ -f "$d/libcudart_static.a" ] && { LIBD=$d; break; }
+done
+[ -n "$LIBD" ] || { echo "libcudart_static.a not found (set CUDA_HOME)"; exit 1; }
+# (into a new file first: a failed link leaves the module linked before in place)
+link() { g++ -shared -o "$SO.new" "$BO" "$1" -L"$LIBD" -lcudart_static -ldl -lrt -lpthread && mv -f "$SO.new" "$SO"; }
 for v in "$@"; do
   name="${v%%=*}"; obj="${v#*=}"
   link "$obj" || { echo "$name: link failed"; continue; }
   echo "== $name ($obj)"
-  "$PY" scripts/cuda_timing.py "$name" "$SPEC" "$OUT/cuda_timing.jsonl" "${SECS:-1.2}" "${WARMUP:-2}"
+  # (each under its own limit, VARIANT_LIMIT seconds: a variant that hangs costs only that)
+  timeout -k 5 "${VARIANT_LIMIT:-90}" "$PY" scripts/cuda_timing.py "$name" "$SPEC" "$OUT/cuda_timing.jsonl" "${SECS:-1.2}" "${WARMUP:-2}" \
+    || echo "$name: cuda_timing.py failed or ran past ${VARIANT_LIMIT:-90} s"
 done
 first="${1#*=}"; link "$first" && echo "relinked $first"

@@ -2,7 +2,8 @@
 checksum that ties a prebuilt CUDA object to its sources, changes with every file the
 object is compiled from (cuda_backend.cu and what it includes, setup.py, the target) and
 with nothing else; the shell scripts parse; cuda_timing.py reads its SPEC items;
-gpu_quick_parity.py runs on the host emulation."""
+gpu_quick_parity.py runs on the host emulation; pick_variant.py chooses as the pick
+phase needs."""
 import importlib.util
 import shutil
 import subprocess
@@ -112,6 +113,42 @@ def test_timing_summary(tmp_path):
     p = subprocess.run([sys.executable, str(ROOT / "scripts" / "timing_summary.py"), str(tmp_path / "none.jsonl")],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and "no timings" in p.stdout
+
+
+def test_pick_variant(tmp_path):
+    # gpu_check.sh's pick phase goes on with the fastest vector env among the builds
+    # whose emulation reaches the 2M frames/s target; lines of other labels, sizes,
+    # games, env settings or kinds do not count; nothing timed: the main object.
+    import json
+    spec = importlib.util.spec_from_file_location("pick_variant", ROOT / "scripts" / "pick_variant.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+
+    def row(label, kind, fps, **kw):
+        r = dict(label=label, kind=kind, game="pong", n=65536, render=kind == "vec",
+                 frameskip=4 if kind == "vec" else 1, frames_per_s=fps)
+        r.update(kw)
+        return json.dumps(r)
+
+    lines = [row("main", "atari", 3.0e6), row("main", "vec", 1.0e6),
+             row("fsync", "atari", 3.5e6), row("fsync", "vec", 2.1e6),
+             row("fsync48", "atari", 1.9e6), row("fsync48", "vec", 2.5e6),        # emulation below 2M
+             row("team", "atari", 3.1e6), row("team", "vec", 9.0e6, env_kwargs={"noop_max": 1}),
+             row("team", "vec", 1.2e6),
+             row("fteam", "atari", 3.2e6), row("fteam", "vec", 9.9e6, n=16384),   # another size
+             row("fteam", "atari", 9.9e6, render=True, frameskip=4),
+             row("other", "atari", 9.9e6), row("other", "vec", 9.9e6)]           # not asked for
+    assert mod.pick(lines, ["main", "fsync", "fsync48", "team", "fteam"]) == "fsync"
+    assert mod.pick(lines, ["main", "fsync48"]) == "main"
+    assert mod.pick([row("a", "atari", 1e6), row("a", "vec", 1e6), row("b", "atari", 1e6), row("b", "vec", 2e6)],
+                    ["a", "b"]) == "b"   # none reaches 2M: the fastest vector env of all
+    assert mod.pick([], ["main", "fsync"]) == "main"
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    for argv, want in ([str(path), "main", "team"], "team"), ([str(tmp_path / "none.jsonl"), "main"], "main"):
+        p = subprocess.run([sys.executable, str(ROOT / "scripts" / "pick_variant.py"), *argv], capture_output=True,
+                           text=True, timeout=60)
+        assert p.returncode == 0 and p.stdout.strip() == want, p.stderr
 
 
 def test_quick_parity_script_on_the_host_emulation(monkeypatch):
