@@ -131,19 +131,15 @@ CULE_HD void ale_process_ram(Console& c) { c.data_bus = c.riot.ram[0x7F]; }
 
 // The frames of StellaEnvironment::emulate(a, NOOP, n), without its processRAM.
 CULE_HD void ale_emulate_frames(Machine& m, uint8_t a, int n) {
-  LaneTeam team;   // n is the caller's constant: every lane runs the loop alike
+  LaneTeam team;
   if (m.g.use_paddles) {
-    for (int i = 0; i < n; ++i) {
-      team.gather();
+    for (int i = 0; !team.leaves(i >= n); ++i) {
       ale_apply_paddles(m.c, m.g, a);
       ale_frame(m);
     }
   } else {
     ale_apply_joystick(m.c, a);
-    for (int i = 0; i < n; ++i) {
-      team.gather();
-      ale_frame(m);
-    }
+    for (int i = 0; !team.leaves(i >= n); ++i) ale_frame(m);
   }
 }
 
@@ -323,9 +319,8 @@ CULE_HD int32_t ale_act_strength(Machine& m, uint8_t action, float strength, flo
                                  bool set_render) {
   Console& c = m.c;
   int32_t total = 0;
-  LaneTeam team;   // p is the batch's: every lane runs p.frameskip rounds
-  for (int i = 0; i < p.frameskip; ++i) {
-    team.gather();
+  LaneTeam team;
+  for (int i = 0; !team.leaves(i >= p.frameskip); ++i) {
     ale_sticky_draws(c, action, strength, sticky, p);
     ale_log_screen(m);
     if (ale_act_skips(c, m.g, p)) continue;

@@ -30,30 +30,35 @@
 namespace cule {
 
 // The lanes of a CUDA warp that start a frame loop together (ale_act_strength's frames,
-// the vector env's frameskip, ale_emulate_frames), gathered again at the top of every
-// frame.  A GPU builds this with -DCULE_FRAME_SYNC=1 (an experiment, off by default);
-// everywhere else it does nothing.  Why: each lane leaves the CPU loop when its own
-// frame ends, the lanes go on from there in small groups, and nothing merges them
-// again, so lane sync in cpu_run (cpu6507.hpp) keeps only each group together (Nsight
-// Compute, k_vec_step, pong, 16,384 envs: groups of 5-9 lanes at the CPU loop's head).  Every lane of the team must call gather() once a frame and
-// leaves() at the same point of every frame until it leaves, and leave when it returns
-// true; the loop's trip count must be the same for all of them otherwise.  Each console
-// still runs its own frames in its own order: only when lanes wait changes.
+// the vector env's frameskip, ale_emulate_frames), brought together again before every
+// frame.  A GPU (sm_70 or later) builds this with -DCULE_FRAME_SYNC=1 (an experiment,
+// off by default); everywhere else it does nothing.  Why: each lane leaves the CPU loop
+// when its own frame ends, the lanes go on from there in small groups, and nothing
+// merges them again, so lane sync in cpu_run (cpu6507.hpp) keeps only each group
+// together (Nsight Compute, k_vec_step, pong, 16,384 envs: groups of 5-9 lanes at the
+// CPU loop's head).  Use: the team is the lanes that construct it together; each round
+// every lane still in it calls leaves() once, with whether it stops, and a lane that
+// gets true leaves the loop at once:
+//     LaneTeam team;
+//     for (int i = 0; !team.leaves(i >= n); ++i) { ... }
+// (lanes whose n differ each leave after their own n rounds).  Each console still runs
+// its own frames in its own order: only when lanes wait changes.
+#if defined(__CUDA_ARCH__) && CULE_FRAME_SYNC && __CUDA_ARCH__ >= 700
+#define CULE_FRAME_SYNC_ON 1
+#else
+#define CULE_FRAME_SYNC_ON 0
+#endif
 struct LaneTeam {
   unsigned mask;
   CULE_FI LaneTeam() : mask(0u) {
-#if defined(__CUDA_ARCH__) && CULE_FRAME_SYNC
+#if CULE_FRAME_SYNC_ON
     mask = __activemask();
 #endif
   }
-  CULE_FI void gather() const {
-#if defined(__CUDA_ARCH__) && CULE_FRAME_SYNC
-    __syncwarp(mask);
-#endif
-  }
-  // `stop` for this lane; returns it, the team keeping the lanes that go on.
+  // `stop` for this lane; returns it, the team keeping the lanes that go on (a
+  // __ballot_sync over the team: the lanes still in it wait for each other here).
   CULE_FI bool leaves(bool stop) {
-#if defined(__CUDA_ARCH__) && CULE_FRAME_SYNC
+#if CULE_FRAME_SYNC_ON
     mask = __ballot_sync(mask, !stop);
 #endif
     return stop;

@@ -815,7 +815,9 @@ CULE_FI int cpu_run(CpuState& s, Bus& bus, int max_instructions) {
   const unsigned team = __activemask();
   bool running = c.budget > 0;
   for (;;) {
-    const uint32_t now = running ? bus.clock() : 0xFFFFFFFFu;
+    // (a running lane's clock is kept below the finished lanes' mark)
+    const uint32_t clock = bus.clock();
+    const uint32_t now = running ? (clock < 0xFFFFFFFFu ? clock : 0xFFFFFFFEu) : 0xFFFFFFFFu;
     const uint32_t first = __reduce_min_sync(team, now);
     if (first == 0xFFFFFFFFu) break;
     if (running && now - first <= (uint32_t)CULE_SYNC_SLACK) {

@@ -175,9 +175,8 @@ CULE_HD int32_t vc_step_frames(Machine& m, EnvSlot& s, const VecOptions& o, uint
   const bool tentative = drawn < o.frameskip;
   bool stop_drawing = false;
   exact = true;
-  LaneTeam team;   // o.frameskip is the batch's: every lane runs the loop alike
+  LaneTeam team;   // (every frame ends with the team's vote on who goes on)
   for (int skip = o.frameskip; skip > 0; --skip) {
-    team.gather();
     m.c.tia.render = !tentative ? 1 : (skip <= drawn && !stop_drawing) ? 2 : 0;
     reward += ale_act_strength(m, action, strength, s.sticky_strength, p, false);
     ++emulated;
@@ -202,7 +201,7 @@ CULE_HD int32_t vc_step_frames(Machine& m, EnvSlot& s, const VecOptions& o, uint
       if ((skip == 1 || o.maxpool) && !ale_screen_exact(m.c)) exact = false;
       if (tentative && m.c.tia.partial_frame) stop_drawing = true;
     }
-    if (team.leaves(stop)) break;
+    if (team.leaves(stop || skip == 1)) break;
   }
   if (!o.stale_frames) {
     // The last frame emulated, max-pooled with the one before it only when both

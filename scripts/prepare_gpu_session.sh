@@ -5,7 +5,7 @@
 #   - the wheels and the main nvcc object (prepare_gpu_wheels.sh, CULE_PREBUILD_CUDA=1);
 #   - the build variants `pick` times against it (build_cuda_variants.sh), each the
 #     sources with switches that change only how a warp's lanes wait for each other:
-#     fsync (-DCULE_FRAME_SYNC=1: the lanes that start a frame loop together are gathered
+#     fsync (-DCULE_FRAME_SYNC=1: the lanes that start a frame loop together meet
 #     at every frame, common.hpp LaneTeam), team (-DCULE_LANE_TEAM=1: lane sync over the
 #     lanes that entered the CPU loop together, cpu6507.hpp), fteam (both), fsync48
 #     (fsync with -DCULE_DEVICE_OPCODE_SWITCH=2: per-opcode copies of the 48 most
