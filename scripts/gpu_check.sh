@@ -108,10 +108,29 @@ build() {
   [ $rc -eq 0 ] || { tail -60 /tmp/cule_build.log; exit $rc; }
   if [ -n "${CULE_GPU_VARIANT:-}" ]; then
     # setup.py leaves an up-to-date module alone: link the variant explicitly.
-    bash scripts/gpu_variants.sh /tmp/cule_relink "atari,32,0,1" "$CULE_GPU_VARIANT=$CULE_CUDA_OBJECT" > /dev/null 2>&1 \
+    bash scripts/gpu_variants.sh /tmp/cule_relink - "$CULE_GPU_VARIANT=$CULE_CUDA_OBJECT" > /dev/null 2>&1 \
       && echo "linked $CULE_CUDA_OBJECT" || { echo "could not link $CULE_CUDA_OBJECT"; exit 2; }
   fi
   "$PY" -c "import cule, torch; print(cule.build_info(), torch.cuda.get_device_name(0))"
+}
+# The main object and the build variants made from these sources, as NAME=OBJECT
+# arguments for scripts/gpu_variants.sh, into the array VARGS (main first; main_obj is
+# set).  Exits when the main object is missing or was made from other sources; with
+# "need", also when the variants were.
+variant_args() {
+  local want; want=$(bash scripts/cuda_sources_sha.sh "${CULE_CUDA_ARCHS:-90}")
+  main_obj=".whl/cuda_backend.o"
+  [ -f "$main_obj" ] && [ "$want" = "$(cat .whl/cuda_backend.sha256 2>/dev/null)" ] \
+    || { echo "no main object for these sources (want $want)"; exit 1; }
+  VARGS=("main=$main_obj")
+  if [ "$want" = "$(cat .whl/variants/sources.sha256 2>/dev/null)" ]; then
+    for o in .whl/variants/*.o; do [ -f "$o" ] && VARGS+=("$(basename "$o" .o)=$o"); done
+  elif [ "${1:-}" = need ]; then
+    echo "the objects in .whl/variants were made from other sources (want $want): run scripts/build_cuda_variants.sh"
+    exit 1
+  else
+    echo "the objects in .whl/variants were made from other sources: timing the main object only"
+  fi
 }
 build_and_test() {
   build
@@ -183,37 +202,22 @@ if [ "$PHASE" = "variants" ] || [ "$PHASE" = "session" ]; then
   # Each variant object made from these sources, timed after the main build on two
   # steps: Atari emulation at 65,536 consoles after 200 warm-up acts (the consoles drift
   # apart) and the vector env (its noop starts desynchronise it at once).
-  want=$(bash scripts/cuda_sources_sha.sh "${CULE_CUDA_ARCHS:-90}")
-  if [ "$want" != "$(cat .whl/variants/sources.sha256 2>/dev/null)" ]; then
-    echo "the objects in .whl/variants were made from other sources (want $want): run scripts/build_cuda_variants.sh"
-    exit 1
-  fi
-  main_obj=".whl/cuda_backend.o"
-  [ "$want" = "$(cat .whl/cuda_backend.sha256 2>/dev/null)" ] || { echo "no main object for these sources"; exit 1; }
-  args=("main=$main_obj")
-  for o in .whl/variants/*.o; do args+=("$(basename "$o" .o)=$o"); done
+  variant_args need
+  args=("${VARGS[@]}")
   echo "== variants: ${args[*]}"
   WARMUP=200 timeout "$(limit 200 80)" bash scripts/gpu_variants.sh "$OUT" "atari,65536,0,1" "${args[@]}"
   echo "emulation variants rc=$? after $(( $(date +%s) - T0 )) s"
   timeout "$(limit 200 5)" bash scripts/gpu_variants.sh "$OUT" "vec,16384,1,4" "${args[@]}"
   echo "pipeline variants rc=$? after $(( $(date +%s) - T0 )) s"
   # A run cut short may leave a variant linked.
-  bash scripts/gpu_variants.sh "$OUT" "atari,32,0,1" "main=$main_obj" > /dev/null 2>&1 || true
+  bash scripts/gpu_variants.sh "$OUT" - "main=$main_obj" > /dev/null 2>&1 || true
   "$PY" scripts/timing_summary.py "$OUT/cuda_timing.jsonl"
   echo "== done after $(( $(date +%s) - T0 )) s$([ $FAILED -eq 0 ] || echo ', with test failures')"
   exit $FAILED
 fi
 if [ "$PHASE" = "pick" ]; then
-  want=$(bash scripts/cuda_sources_sha.sh "${CULE_CUDA_ARCHS:-90}")
-  main_obj=".whl/cuda_backend.o"
-  [ -f "$main_obj" ] && [ "$want" = "$(cat .whl/cuda_backend.sha256 2>/dev/null)" ] \
-    || { echo "no main object for these sources (want $want)"; exit 1; }
-  args=("main=$main_obj")
-  if [ "$want" = "$(cat .whl/variants/sources.sha256 2>/dev/null)" ]; then
-    for o in .whl/variants/*.o; do [ -f "$o" ] && args+=("$(basename "$o" .o)=$o"); done
-  else
-    echo "the objects in .whl/variants were made from other sources: timing the main object only"
-  fi
+  variant_args
+  args=("${VARGS[@]}")
   echo "== pick: ${args[*]}"
   VARIANT_LIMIT=60 timeout "$(limit 260 230)" bash scripts/gpu_variants.sh "$OUT" "atari,65536,0,1;vec,65536,1,4" "${args[@]}" 2>&1 \
     | grep -v "UserWarning\|_warn_once" | cut -c1-400
@@ -224,7 +228,7 @@ if [ "$PHASE" = "pick" ]; then
   obj="$main_obj"; [ "$best" = main ] || obj=".whl/variants/$best.o"
   echo "$best" > "$OUT/chosen.txt"
   echo "== chosen: $best ($obj), linked for what follows"
-  bash scripts/gpu_variants.sh "$OUT" "atari,32,0,1" "chosen_$best=$obj" > /dev/null 2>&1 || echo "could not link $obj"
+  bash scripts/gpu_variants.sh "$OUT" - "$best=$obj" > /dev/null 2>&1 || echo "could not link $obj"
 fi
 echo "== benchmark (pong: emulation = cule.Atari render=False frameskip 1; pipeline = the vector env;"
 echo "   ale-vector at 256 envs as the same-run reference: 16 threads are busy with that many,"
@@ -257,8 +261,7 @@ if [ "$PHASE" = "bench" ]; then
       echo "== variants ${vargs[*]} (step timings as above)"
       timeout "$(limit 110 120)" bash scripts/gpu_variants.sh "$OUT" "atari,65536,0,1;vec,65536,1,4" "${vargs[@]}" 2>&1
       echo "variants rc=$? after $(( $(date +%s) - T0 )) s"
-      # (a short timing under the label "relink" comes with relinking the main object)
-      bash scripts/gpu_variants.sh "$OUT" "atari,32,0,1" "relink=.whl/cuda_backend.o" > /dev/null 2>&1 \
+      bash scripts/gpu_variants.sh "$OUT" - "main=.whl/cuda_backend.o" > /dev/null 2>&1 \
         || echo "could not relink the main object"
     else
       echo "== variants skipped: $(left) s left, the profiles need the rest"

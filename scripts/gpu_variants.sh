@@ -13,7 +13,8 @@
 # scripts/cuda_timing.py measures SPEC (see there) under the label NAME, appending to
 # OUT/cuda_timing.jsonl (SECS and WARMUP in the environment: its seconds and warm-up steps;
 # VARIANT_LIMIT, default 90: the seconds each variant's timing may take).
-# The first object given stays linked at the end.
+# The first object given stays linked at the end.  SPEC "-" only links: `bash
+# scripts/gpu_variants.sh OUT - NAME=OBJECT.o` leaves that object linked, timing nothing.
 set -uo pipefail
 OUT="${1:?usage: scripts/gpu_variants.sh OUT SPEC NAME=OBJ.o ...}"; SPEC="${2:?SPEC}"; shift 2
 [ $# -ge 1 ] || { echo "usage: scripts/gpu_variants.sh OUT SPEC NAME=OBJ.o [NAME=OBJ.o ...]"; exit 2; }
@@ -36,9 +37,11 @@ link() { g++ -shared -o "$SO.new" "$BO" "$1" -L"$LIBD" -lcudart_static -ldl -lrt
 for v in "$@"; do
   name="${v%%=*}"; obj="${v#*=}"
   link "$obj" || { echo "$name: link failed"; continue; }
+  [ "$SPEC" = "-" ] && continue
   echo "== $name ($obj)"
   # (each under its own limit, VARIANT_LIMIT seconds: a variant that hangs costs only that)
   timeout -k 5 "${VARIANT_LIMIT:-90}" "$PY" scripts/cuda_timing.py "$name" "$SPEC" "$OUT/cuda_timing.jsonl" "${SECS:-1.2}" "${WARMUP:-2}" \
     || echo "$name: cuda_timing.py failed or ran past ${VARIANT_LIMIT:-90} s"
 done
+[ $# -gt 1 ] || exit 0
 first="${1#*=}"; link "$first" && echo "relinked $first"
