@@ -318,8 +318,8 @@ def plot(rows, path):
     plt.close(fig)
 
 
-def parse_args(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m cule.benchmark", description=__doc__,
+def parse_args(argv=None, prog="python -m cule.benchmark"):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--backends", nargs="+", default=BACKENDS, help="backends to measure (default: all available)")
     ap.add_argument("--games", nargs="+", default=DEFAULT_GAMES)
@@ -403,13 +403,23 @@ def _sweep(args, rows):
                             env.close()
 
 
-def main(argv=None):
-    args = parse_args(argv)
+def main(argv=None, prog="python -m cule.benchmark"):
+    """Runs the sweep and writes benchmark.csv/.json/.png to --out-dir (created if
+    needed; a folder this call created is removed again when nothing was measured).
+    ``prog`` is the program name --help and the usage errors show."""
+    args = parse_args(argv, prog)
     try:  # keep ALE's banner out of the results table
         from ale_py import ALEInterface, LoggerMode
         ALEInterface.setLoggerMode(LoggerMode.Error)
     except ImportError:
         pass
+    # Made before the sweep, so a folder that cannot be made fails before minutes of
+    # measuring; the folders this call made are noted, to be removed if nothing is written.
+    made = []
+    d = os.path.abspath(args.out_dir)
+    while d and not os.path.exists(d):
+        made.append(d)
+        d = os.path.dirname(d)
     os.makedirs(args.out_dir, exist_ok=True)
     rows = []
     print(f"{'game':<15} {'mode':<10} {'backend':<11} {'envs':>6} {'frames/s':>12} {'spread (min-max)':>22}")
@@ -440,6 +450,11 @@ def main(argv=None):
         # results in --out-dir stay as they were.
         why = ("stopped before anything was measured" if stopped else
                "nothing was measured: every backend asked for was skipped or failed (see above)")
+        for d in made:   # innermost first; a folder something else wrote into stays
+            try:
+                os.rmdir(d)
+            except OSError:
+                break
         raise SystemExit(f"{why}; nothing was written to {args.out_dir}")
     csv_path = os.path.join(args.out_dir, "benchmark.csv")
     with open(csv_path, "w", newline="") as f:

@@ -191,6 +191,9 @@ def as_continuous_array(actions, n: int, device: torch.device) -> np.ndarray:
         if actions.device != device:
             raise InvalidArgument(f"actions are on {actions.device}, the environment is on {device}")
         actions = actions.detach().numpy()
+    if actions is None or isinstance(actions, (str, bytes)):
+        raise ALETypeError(f"continuous actions must be a float32 array or tensor of shape ({n}, 3), got "
+                           f"{type(actions).__name__}")
     arr = np.asarray(actions)
     if arr.dtype != np.float32:
         raise InvalidArgument(f"continuous actions must be float32, got dtype {arr.dtype}")
@@ -206,7 +209,8 @@ def as_action_array(actions, n: int, num_actions: int, device: torch.device) -> 
 
     Accepts a NumPy array, a torch tensor (on ``device``) or a sequence of ints, of shape
     ``(n,)`` and an integer dtype, each in ``[0, num_actions)``.  Raises ``InvalidArgument``
-    (a ValueError) otherwise.
+    (a ValueError) otherwise; ``ALETypeError`` (also a TypeError, as ``cule.Atari.act``
+    raises) for None, a string or an array of objects or strings.
     """
     if isinstance(actions, torch.Tensor):
         if actions.device != device:
@@ -215,10 +219,17 @@ def as_action_array(actions, n: int, num_actions: int, device: torch.device) -> 
             raise InvalidArgument(f"actions must be integers, got a {actions.dtype} tensor")
         arr = actions.detach().numpy()
     else:
+        if actions is None or isinstance(actions, (str, bytes)):
+            # (cule.Atari.act raises TypeError here; ALETypeError is both.)
+            raise ALETypeError(f"actions must be an integer array or tensor of shape ({n},), got "
+                               f"{type(actions).__name__}")
         try:
             arr = np.asarray(actions)
         except Exception as e:  # noqa: BLE001 - report what was passed
             raise InvalidArgument(f"actions must be an array of integers: {e}") from None
+        if arr.dtype.kind in "OSUV":
+            raise ALETypeError(f"actions must be integers, got an array of {arr.dtype} "
+                               f"({'Python objects' if arr.dtype.kind == 'O' else 'strings or bytes'})")
         if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
             raise InvalidArgument(f"actions must be integers, got dtype {arr.dtype}")
     if arr.shape != (n,):

@@ -2,4 +2,4 @@
 from cule.benchmark import main
 
 if __name__ == "__main__":
-    main()
+    main(prog="python examples/benchmark.py")

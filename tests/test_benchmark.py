@@ -102,3 +102,27 @@ def test_nothing_measured_fails_and_leaves_earlier_results(tmp_path):
     assert p.returncode == 1 and "nothing was measured" in p.stderr, (p.stdout, p.stderr)
     assert (tmp_path / "benchmark.csv").read_text() == "earlier\n"
     assert not (tmp_path / "benchmark.json").exists()
+
+
+@pytest.mark.skipif(__import__("cule").cuda_atari.cuda_available(), reason="needs a machine without a usable GPU")
+def test_nothing_measured_removes_the_folders_it_made(tmp_path):
+    # An --out-dir that did not exist is made before the sweep (so a bad path fails at
+    # once) and removed again, with its new parents, when nothing was measured.
+    out = tmp_path / "new" / "deeper"
+    p = subprocess.run([sys.executable, "-m", "cule.benchmark", "--backends", "cule-cuda", "--games", "pong",
+                        "--modes", "emulation", "--num-envs", "1", "--out-dir", str(out)],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1 and "nothing was measured" in p.stderr, (p.stdout, p.stderr)
+    assert not (tmp_path / "new").exists()
+    assert tmp_path.exists()
+
+
+def test_example_script_names_itself():
+    import os
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root)] + [os.environ.get("PYTHONPATH", "")]))
+    p = subprocess.run([sys.executable, str(root / "examples" / "benchmark.py"), "--help"],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 0 and p.stdout.startswith("usage: python examples/benchmark.py"), p.stdout

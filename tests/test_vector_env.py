@@ -346,6 +346,12 @@ def test_bad_actions_raise_and_env_stays_usable():
     for a in bad:
         with pytest.raises(ValueError):
             env.step(a)
+    # None, strings and objects: a TypeError as cule.Atari.act raises, and a ValueError.
+    for a, what in ((None, "got NoneType"), ("ab", "got str"), (b"ab", "got bytes"),
+                    ([1, "x"], "array of <U21 \\(strings"), (np.array([1, None]), "array of object")):
+        with pytest.raises(TypeError, match=what) as err:
+            env.step(a)
+        assert isinstance(err.value, ValueError)
     after = env.clone_state()
     assert torch.equal(before["atari"]["consoles"], after["atari"]["consoles"])
     obs, rew, term, trunc, info = env.step(torch.tensor([1, 2], dtype=torch.int32))
@@ -575,6 +581,9 @@ def test_continuous_actions_match_ale_py(game, p):
             np.testing.assert_array_equal(_np(c), a, err_msg=f"step {t}: {name}")
     for bad in (np.zeros((2, 3), np.float64), np.zeros((2, 2), np.float32), np.full((2, 3), np.nan, np.float32)):
         with pytest.raises(ValueError):
+            env.step(bad)
+    for bad in (None, "ab"):
+        with pytest.raises(TypeError, match=f"got {type(bad).__name__}"):
             env.step(bad)
 
 
