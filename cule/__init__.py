@@ -30,9 +30,10 @@ def _cuda_built() -> bool:
 
 
 def build_info() -> dict:
-    """Facts about this build: ``version``, ``cuda`` (the CUDA backend ``cule._cuda``
-    was compiled; a GPU is still needed to use it),
-    ``console_state_bytes`` (per-console emulator state, excluding frame buffers)."""
+    """Facts about this build, a dict: ``version`` (str), ``cuda`` (bool: the CUDA
+    backend ``cule._cuda`` was compiled; a GPU is still needed to use it),
+    ``console_state_bytes`` (int: per-console emulator state, excluding frame buffers)
+    and ``frame_buffer_bytes`` (int: a console's two frame buffers together)."""
     return {
         "version": __version__,
         "cuda": _cuda_built(),

@@ -59,7 +59,9 @@ class ALEInterface(ConsoleView):
             TypeError: ``rom_file`` is not a str, bytes or os.PathLike path.
             ValueError: an empty path before any ROM was loaded (ALE: "No ROM File
                 specified."), a missing file, a directory, a ROM cule does not support,
-                or a setting cule does not emulate.  Nothing is changed.
+                or a setting value cule refuses (a negative ``frame_skip``; settings
+                cule does not act on, such as ``record_sound_filename``, are stored
+                and ignored).  Nothing is changed.
         """
         if self._console is not None:
             return super().loadROM(rom_file)

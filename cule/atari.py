@@ -217,7 +217,7 @@ class Atari:
         device: ``"cpu"`` (also ``None``, as in PyTorch) or ``"cuda"`` / ``"cuda:N"``
             (needs a CUDA build, see ``cule.build_info()``, and a GPU; outputs are then
             CUDA tensors).
-        frameskip: frames emulated per ``act`` call (ALE ``frame_skip``), >= 1.
+        frameskip: frames emulated per ``act`` call (ALE ``frame_skip``), in [1, 2**31 - 1].
         repeat_action_probability: probability that a frame repeats the previous
             action instead of the new one (sticky actions), decided on every frame as
             ALE does, in [0, 1].  ALE's default 0.25.  Stored as ALE's ``setFloat``
@@ -229,7 +229,7 @@ class Atari:
             whose RomSettings make the 9 with FIRE illegal) instead of the game's minimal
             set.
         max_num_frames_per_episode: truncate an episode after this many frames
-            (0: never), as ALE's setting of that name.
+            (0: never), as ALE's setting of that name; in [0, 2**31 - 1].
         truncate_on_loss_of_life: ALE's setting of that name: an episode is truncated
             (``truncated`` True, later ``act`` calls emulate nothing) once the game's
             ``lives`` is below the lives its ALE RomSettings start with (ALE 0.12.1
@@ -279,8 +279,12 @@ class Atari:
         seeds: what the batch was seeded with (the ``seed`` argument as resolved).
         initial_lives (int): the game's lives as its ALE RomSettings are constructed
             (ALE's ``m_max_lives``, the limit of ``truncate_on_loss_of_life``).
-        num_envs, frameskip, max_num_frames_per_episode, truncate_on_loss_of_life, mode,
-            difficulty, device, cpu: as given.
+        num_envs, frameskip, max_num_frames_per_episode, truncate_on_loss_of_life, cpu: as
+            given (ints / bool / str).
+        mode, difficulty (int): as given; ``mode=None`` gives the ROM's default mode,
+            ``difficulty=None`` 0 (ALE's defaults).
+        device (torch.device): ``None`` gives ``cpu``, ``"cuda"`` the current CUDA device
+            (``cuda:N``).
 
     Raises:
         ValueError: unknown or unsupported game, unreadable or unknown ROM file, an
@@ -314,8 +318,9 @@ class Atari:
             raise ValueError(f"device {device!r} is not available: this machine has "
                              f"{torch.cuda.device_count()} CUDA device(s)")
         _check_memory(num_envs, self.device, _emulate_cuda)
-        if isinstance(frameskip, bool) or not isinstance(frameskip, (int, np.integer)) or frameskip < 1:
-            raise ValueError(f"frameskip must be an integer >= 1, got {frameskip!r}")
+        if (isinstance(frameskip, bool) or not isinstance(frameskip, (int, np.integer)) or frameskip < 1
+                or frameskip > 2**31 - 1):
+            raise ValueError(f"frameskip must be an integer in [1, 2**31 - 1], got {frameskip!r}")
         p = _real_number(repeat_action_probability)
         if p is None:
             raise ValueError(f"repeat_action_probability must be a number in [0, 1], got {repeat_action_probability!r}")
@@ -324,7 +329,8 @@ class Atari:
             raise ValueError(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
         if (isinstance(max_num_frames_per_episode, bool) or not isinstance(max_num_frames_per_episode, (int, np.integer))
                 or max_num_frames_per_episode < 0 or max_num_frames_per_episode > 2**31 - 1):
-            raise ValueError(f"max_num_frames_per_episode must be an integer >= 0, got {max_num_frames_per_episode!r}")
+            raise ValueError(f"max_num_frames_per_episode must be an integer in [0, 2**31 - 1], got "
+                             f"{max_num_frames_per_episode!r}")
         modes = info["modes"]
         explicit_mode = mode is not None or difficulty is not None
         if mode is None:
@@ -491,8 +497,10 @@ class Atari:
                 On the CUDA backend, ids in a CUDA tensor are checked on the GPU so the
                 step needs no host synchronisation: an out-of-range id makes that call
                 change nothing (rewards 0), and the ValueError is raised by the first
-                later ``act``/``reset``/``synchronize`` call that finds the check done
-                (``synchronize`` always does).
+                later call that finds the check done (``act``, ``reset``,
+                ``synchronize``, which always does, the setters ``set_ram`` /
+                ``set_mode`` / ``set_difficulty``, and a vector env's ``reset`` /
+                ``step``).
         """
         # Fast path (CPU backend): a CPU tensor or an array of integer ids, checked and
         # converted by the native side; anything it declines takes the full checks below.
@@ -839,8 +847,12 @@ class Atari:
         c = state["consoles"]
         f = state["frame_buffers"]
         # Tensors of either backend (CPU or CUDA) or arrays.
-        c = c if isinstance(c, torch.Tensor) else torch.from_numpy(np.asarray(c))
-        f = f if isinstance(f, torch.Tensor) else torch.from_numpy(np.asarray(f))
+        try:
+            c = c if isinstance(c, torch.Tensor) else torch.from_numpy(np.asarray(c))
+            f = f if isinstance(f, torch.Tensor) else torch.from_numpy(np.asarray(f))
+        except (TypeError, ValueError):   # not numbers (strings, objects, ragged lists)
+            raise ValueError("state arrays are malformed: consoles and frame_buffers must be uint8 arrays "
+                             "or tensors, as clone_state returns them") from None
         if (c.dtype != torch.uint8 or f.dtype != torch.uint8 or c.ndim != 2 or f.ndim != 2 or len(c) != len(f)
                 or c.shape[1] != cs or f.shape[1] != fs):
             raise ValueError("state arrays are malformed")
@@ -957,8 +969,11 @@ class Atari:
 
     @property
     def truncated(self) -> torch.Tensor:
-        """bool tensor [num_envs]: the episode reached max_num_frames_per_episode, or lost a life
-        with truncate_on_loss_of_life (ALE ``game_truncated``)."""
+        """bool tensor [num_envs] on the batch's device: the episode reached
+        max_num_frames_per_episode, or, with truncate_on_loss_of_life, the game's lives
+        are below ``initial_lives`` (ALE ``game_truncated``; some games, such as amidar,
+        bank_heist, demon_attack and turmoil, start below it and so are truncated at
+        once)."""
         return torch.as_tensor(self._info()[2]).bool()
 
     @property

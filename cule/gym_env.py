@@ -582,11 +582,14 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             load; they take effect at the next reset.
         obs_type: ``"rgb"`` (uint8 [210, 160, 3]), ``"grayscale"`` (uint8 [210, 160]) or
             ``"ram"`` (uint8 [128]); heights are the game's screen height.
-        frameskip: frames per step: an int >= 1, or ``(low, high)`` to draw it
-            uniformly from ``[low, high)`` each step with the env's ``np_random``.
+        frameskip: frames per step: an int in [1, 2**31 - 1], or ``(low, high)`` (ints,
+            ``high`` at most 2**31) to draw it uniformly from ``[low, high)`` each step
+            with the env's ``np_random``.  A Python int or tuple, as ale-py requires (a
+            NumPy integer raises InvalidArgument).
         repeat_action_probability: sticky actions, per frame (default 0.25).
         full_action_space: ALE's legal action set (all 18 actions; 9 for skiing and
-            lost_luggage, where FIRE is illegal) instead of the game's minimal set.
+            lost_luggage, whose ALE 0.12.1 RomSettings ``isLegal`` make FIRE illegal)
+            instead of the game's minimal set.
         continuous: actions are float32 (radius, theta, fire) as in ale-py: direction and
             fire past ``continuous_action_threshold`` pick one of the 18 ALE actions
             (the full action space is used), the radius is the paddle strength.
@@ -655,6 +658,9 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                                       "bound.")
             if frameskip[0] <= 0:
                 raise InvalidArgument("Invalid stochastic frameskip, lower bound must be positive.")
+        # (cule's limit: a step's frame count is an int32; ale-py would loop for ever.)
+        if max(frameskip if isinstance(frameskip, tuple) else (frameskip + 1,)) > 2**31:
+            raise InvalidArgument(f"Invalid frameskip {frameskip}: at most 2**31 - 1 frames a step.")
         if render_mode is not None and render_mode not in {"rgb_array", "human"}:
             raise InvalidArgument(f"Render mode {render_mode} not supported (rgb_array, human).")
         # Arguments of the wrong type: ALETypeError (also a TypeError), as ale-py's
@@ -766,7 +772,19 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None):
         """Starts an episode (ALE ``reset_game``); with ``seed``, first reseeds and reloads
-        the ROM exactly as ale-py does.  Returns (obs, info)."""
+        the ROM exactly as ale-py does.  Returns (obs, info): obs as ``observation_space``
+        (uint8 NumPy; a dict with ``sound_obs``), info ``{"lives": int,
+        "episode_frame_number": int, "frame_number": int}`` plus, with ``seed``,
+        ``"seeds"`` (the two numpy.uint32 seeds ``seed_game`` returns).
+
+        Raises:
+            gymnasium.error.Error: a negative or non-integer ``seed`` (Gymnasium's own
+                check, as with ale-py).
+            InvalidArgument (a ValueError and a gymnasium.error.Error): ALE settings set
+                through ``env.unwrapped.ale`` that the reload refuses (a negative
+                ``frame_skip``, a display that cannot be opened); nothing is changed
+                then.
+        """
         if seed is not None:
             self.ale._plan_load(self._rom_path)   # settings cule cannot load raise here, first
         super().reset(seed=seed, options=options)
@@ -784,9 +802,21 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
     def step(self, action):
         """Repeats ``action`` (an index into the action set) for ``frameskip`` frames.
 
+        Units: one call is one agent step, ``frameskip`` frames (times ALE's own
+        ``frame_skip`` setting when one was set through ``env.unwrapped.ale`` and the
+        ROM reloaded, as in ale-py).  With ``continuous=True`` the action is a float32
+        array of shape (3,): (radius, theta, fire), finite (ale-py's mapping).
+
         Returns (obs, reward summed over the frames as a float, terminated (game over),
-        truncated (max_num_frames_per_episode reached), info).
-        Raises InvalidArgument for an action that is not an integer in the action space.
+        truncated (max_num_frames_per_episode reached), info as ``reset``'s without
+        ``"seeds"``).
+
+        Raises:
+            ALETypeError (a TypeError, as ale-py raises): an action that is not an
+                integer.
+            ALEIndexError (an IndexError, as ale-py raises): an index outside the
+                action space.
+            Both are also InvalidArgument (ValueError, gymnasium.error.Error).
         """
         if self.continuous:
             return self._step_continuous(action)
@@ -1074,7 +1104,14 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         """Keyboard keys for ``gymnasium.utils.play``, as ale-py 0.12.1's AtariEnv maps
         them: a tuple of key characters -> the action space's index.  ``w`` up, ``s``
         down, ``a`` left, ``d`` right, space fire, ``e`` noop; a combined action holds its
-        keys in that order (vertical, horizontal, fire), e.g. UPRIGHTFIRE -> ("w", "d", " ")."""
+        keys in that order (vertical, horizontal, fire), e.g. UPRIGHTFIRE -> ("w", "d", " ").
+
+        Raises:
+            AttributeError: the env was made with ``continuous=True`` (as ale-py's).
+        """
+        if self.continuous:
+            raise AttributeError("`get_keys_to_action` can't be provided for this Atari environment as "
+                                 "`continuous=True`.")
         order = (("UP", "w"), ("DOWN", "s"), ("RIGHT", "d"), ("LEFT", "a"), ("FIRE", " "))
         out = {}
         for i, a in enumerate(self._action_set):
@@ -1085,14 +1122,27 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
     def clone_state(self, include_rng: bool = False) -> dict:
         """The console's state as ale-py's ``AtariEnv.clone_state`` (ALE ``cloneState``):
         a ``cule.Atari.clone_state`` snapshot; without ``include_rng`` (ale-py's default)
-        restoring it leaves the sticky-action RNG as it is."""
+        restoring it leaves the sticky-action RNG as it is.
+
+        Raises:
+            ALETypeError (a TypeError, as ale-py's binding raises, and a
+            gymnasium.error.Error): ``include_rng`` is not a bool.
+        """
+        if not isinstance(include_rng, (bool, np.bool_)):
+            raise ALETypeError(f"include_rng must be a bool, got {include_rng!r}")
         return self.atari.clone_state(include_rng=include_rng)
 
     def restore_state(self, state: dict) -> None:
         """Restores a ``clone_state`` snapshot as ALE 0.12.1's ``restoreState`` does (see
         ``cule.Atari.restore_state(..., ale_semantics=True)``): among others the sticky
         action, the screen until the next frame and, unless the state includes it, the
-        sticky-action RNG go on from before the restore."""
+        sticky-action RNG go on from before the restore.
+
+        Raises:
+            InvalidArgument: a snapshot of several consoles, of another game or ROM, of
+                the other ALE CPU core, or one that is corrupt or malformed (see
+                ``cule.Atari.restore_state``); nothing is changed then.
+        """
         # An ALE state has no env ids: a one-console snapshot of any batch goes to this env.
         rows = state.get("consoles") if isinstance(state, dict) else None
         if rows is not None and hasattr(rows, "__len__") and len(rows) != 1:

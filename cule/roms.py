@@ -33,7 +33,22 @@ _PADDLE_MAX_OVERRIDE = {"backgammon": 1000000, "blackjack": 795000}
 
 @dataclass(frozen=True)
 class Rom:
-    """A ROM that cule can run: its ALE game id, image and per-ROM facts."""
+    """A ROM that cule can run: its ALE game id, image and per-ROM facts.
+
+    Attributes:
+        game (str): the ALE game id (``"pong"``).
+        path (str): the file the image was read from (ale-py's bundled ROM for a name).
+        data (bytes): the ROM image.
+        info (dict): facts about the ROM from ALE 0.12.1 (its RomSettings and Stella's
+            properties, the table ``cule/_rom_table.py``): ``md5``, ``size`` (bytes),
+            ``cart`` (the bank-switching scheme, e.g. "F8"), ``display`` ("NTSC" /
+            "PAL"), ``screen`` ((height, width) of ALE's screen), ``ystart`` /
+            ``height`` (the displayed lines), ``modes`` / ``difficulties`` (lists of
+            ints, ALE's ``getAvailableModes`` / ``getAvailableDifficulties``),
+            ``default_mode``, ``minimal_actions`` (ALE action ids), ``controllers``,
+            ``single_player`` and the console switches and quirks the emulator is
+            configured with.
+    """
 
     game: str
     path: str
@@ -112,6 +127,8 @@ def load_rom(game: str) -> Rom:
     names an ALE game means the game even where a file of that name exists in the
     working directory; a ``pathlib.Path`` (any ``os.PathLike``) is always a path, and so
     is any other existing file.
+
+    Returns a ``Rom`` (its ``game``, ``path``, ``data`` and ``info``).
 
     Raises ValueError naming the game or file and the reason when it is unknown,
     unreadable, not a ROM ale-py ships, or not supported by cule.

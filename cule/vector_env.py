@@ -80,7 +80,8 @@ class InvalidArgument(error.Error, ValueError):
 class ALERuntimeError(InvalidArgument, RuntimeError):
     """An argument refused where ale-py 0.12.1 raises ``RuntimeError`` (an unknown
     setting key, a mode or difficulty the game lacks, a RAM index of 128 or more, a
-    missing ROM file for ``isSupportedROM``): both an ``InvalidArgument`` (so a
+    missing ROM file for ``isSupportedROM``, a uint8 NumPy screen buffer of the wrong
+    shape): both an ``InvalidArgument`` (so a
     ``ValueError``) and a ``RuntimeError``, so code written for either catches it."""
 
 
@@ -93,7 +94,9 @@ class ALEIndexError(InvalidArgument, IndexError):
 class ALETypeError(InvalidArgument, TypeError):
     """An argument refused where ale-py 0.12.1's bindings raise ``TypeError`` (a negative
     or non-integer action id, mode, difficulty or RAM index, a RAM value outside 0..255,
-    a state that is not one, a buffer of the wrong type or shape): both an
+    a state that is not one, a buffer of the wrong type, a tensor buffer or a RAM
+    buffer of the wrong shape, vector-env actions that are None, a string or an array
+    of objects): both an
     ``InvalidArgument`` (so a ``ValueError``) and a ``TypeError``."""
 
 
@@ -185,8 +188,10 @@ def continuous_to_discrete(actions: np.ndarray, threshold: float):
 
 
 def as_continuous_array(actions, n: int, device: torch.device) -> np.ndarray:
-    """Validates a batch of continuous actions: float32 ``[n, 3]`` (radius in [0, 1],
-    theta in [-pi, pi], fire in [0, 1]; NumPy or a tensor on ``device``)."""
+    """Validates a batch of continuous actions: float32 ``[n, 3]`` rows of (radius,
+    theta, fire), NumPy or a tensor on ``device``, all finite.  Their ranges are not
+    checked: ale-py's mapping takes any value (radius in [0, 1], theta in [-pi, pi] and
+    fire in [0, 1] are the action space's bounds)."""
     if isinstance(actions, torch.Tensor):
         if actions.device != device:
             raise InvalidArgument(f"actions are on {actions.device}, the environment is on {device}")
@@ -209,8 +214,9 @@ def as_action_array(actions, n: int, num_actions: int, device: torch.device) -> 
 
     Accepts a NumPy array, a torch tensor (on ``device``) or a sequence of ints, of shape
     ``(n,)`` and an integer dtype, each in ``[0, num_actions)``.  Raises ``InvalidArgument``
-    (a ValueError) otherwise; ``ALETypeError`` (also a TypeError, as ``cule.Atari.act``
-    raises) for None, a string or an array of objects or strings.
+    (a ValueError) otherwise; ``ALETypeError`` (also a TypeError) for None, a string
+    or an array of objects or strings (``cule.Atari.act`` raises TypeError for None or
+    a string, ValueError for an array of strings).
     """
     if isinstance(actions, torch.Tensor):
         if actions.device != device:
@@ -286,8 +292,8 @@ class AtariVectorEnv(VectorEnv):
         img_height, img_width: observation size; at most the screen's (210 x 160 for
             most games), downscaled with OpenCV's INTER_AREA bit for bit.
         grayscale: grayscale observations (else RGB, a trailing axis of 3).
-        stack_num: frames stacked per observation, >= 1.
-        frameskip: frames per step, an int >= 1.
+        stack_num: frames stacked per observation, in [1, 4096].
+        frameskip: frames per step, an int in [1, 2**31 - 1].
         maxpool: max-pool the last two frames of a step.
         noop_max: a reset runs U{0..noop_max-1} NOOP frames (minus one if FIRE was
             pressed); 0 means none.  (ale-py 0.12.1 AtariVectorEnv.  Where the batch's
@@ -379,7 +385,7 @@ class AtariVectorEnv(VectorEnv):
                                   f"SAME_STEP)")
         if type(frameskip) is not int and not isinstance(frameskip, np.integer):
             raise InvalidArgument(f"Invalid frameskip type: {type(frameskip)}.")
-        frameskip = _check_int("frameskip", frameskip, 1)
+        frameskip = _check_int("frameskip", frameskip, 1, 2**31 - 1)
         stack_num = _check_int("stack_num", stack_num, 1, 4096)
         grayscale = _check_bool("grayscale", grayscale)
         maxpool = _check_bool("maxpool", maxpool)
@@ -452,6 +458,14 @@ class AtariVectorEnv(VectorEnv):
                     int(self.atari.rom.info["default_mode"]))
         # Unseeded noop RNGs, as ale-py's std::random_device seeding.
         noop_seeds = np.random.SeedSequence().generate_state(num_envs, dtype=np.uint32)
+        # What a snapshot must have been taken with to be restored here (clone_state).
+        self._snapshot_settings = dict(zip(
+            ("frameskip", "stack_num", "img_height", "img_width", "grayscale", "maxpool", "noop_max",
+             "use_fire_reset", "episodic_life", "life_loss_info", "reward_clipping", "max_num_frames_per_episode",
+             "repeat_action_probability", "same_step_autoreset", "stale_frame_on_early_stop", "mode"),
+            (v.item() if isinstance(v, np.generic) else v for v in settings)))
+        self._snapshot_settings.update(continuous=bool(continuous),
+                                       continuous_action_threshold=float(continuous_action_threshold))
         if on_cuda:
             # The whole step on the GPU (cule._cuda's CudaVecEnv, or the host-compiled
             # emulation of it for tests); results are tensors on self.device.
@@ -973,7 +987,14 @@ class AtariVectorEnv(VectorEnv):
         return list(self._action_ids)
 
     def screens(self) -> torch.Tensor:
-        """uint8 tensor ``[num_envs, H, W, 3]``: each env's current full RGB screen (for video)."""
+        """uint8 tensor ``[num_envs, H, W, 3]`` on the env's device: each env's current full
+        RGB screen (for video), every env's even in asynchronous mode.  A new tensor each
+        call.
+
+        Raises:
+            InvalidArgument: the env is closed.
+        """
+        self._check_open()
         return self.atari.screen_rgb()
 
     def clone_state(self) -> dict:
@@ -981,7 +1002,19 @@ class AtariVectorEnv(VectorEnv):
         preprocessing state (noop RNG, counters, frame stack, pooled screens), with
         checksums of the consoles and of the per-env counters (``slots_digest``) that
         ``restore_state`` checks.  Savable with ``torch.save``; restore with
-        ``restore_state`` on an env with the same settings."""
+        ``restore_state`` on an env of the same game, ``num_envs`` and settings (device
+        and thread count may differ).
+
+        Returns a dict: ``format`` (str), ``atari`` (``cule.Atari.clone_state``'s dict),
+        ``vector`` (uint8 tensors ``[num_envs, bytes]`` on the env's device, one per
+        part of the preprocessing state), ``slots_digest`` (int64 tensor ``[num_envs]``),
+        ``has_reset`` (bool) and ``settings`` (the settings it was taken with).  In
+        asynchronous mode the results waiting for ``recv`` are not part of it: they
+        stay queued across a ``restore_state``.
+
+        Raises:
+            InvalidArgument: the env is closed.
+        """
         self._check_open()
         if self._on_cuda:
             # The GPU buffers have the CPU env's byte layout: snapshots move between them.
@@ -994,13 +1027,16 @@ class AtariVectorEnv(VectorEnv):
         else:
             vec = {k: torch.from_numpy(v.copy()) for k, v in self._vec.state_views().items()}
         return {"format": "cule.AtariVectorEnv/1", "atari": self.atari.clone_state(), "vector": vec,
-                "slots_digest": _row_digests(vec["slots"]), "has_reset": self._has_reset}
+                "slots_digest": _row_digests(vec["slots"]), "has_reset": self._has_reset,
+                "settings": dict(self._snapshot_settings)}
 
     def restore_state(self, state: dict) -> None:
         """Restores a ``clone_state`` snapshot.  Raises InvalidArgument (a ValueError) for a
-        snapshot of another game or of different settings, or one whose consoles or
-        counters do not match their checksums (corrupt or edited); nothing is changed
-        then."""
+        snapshot of another game, ``num_envs`` or settings (frameskip, frame stack, image
+        size, noop_max, episodic life, reward clipping, sticky actions, autoreset mode,
+        ...; snapshots saved before 2026-12-04 carry no settings, and only those that
+        change the buffers' sizes are caught then), or one whose consoles or counters do
+        not match their checksums (corrupt or edited); nothing is changed then."""
         self._check_open()
         if not isinstance(state, dict) or state.get("format") != "cule.AtariVectorEnv/1":
             raise InvalidArgument("state must be a dict returned by cule.AtariVectorEnv.clone_state")
@@ -1008,6 +1044,15 @@ class AtariVectorEnv(VectorEnv):
         if missing or not isinstance(state["vector"], dict):
             raise InvalidArgument(f"state is missing {', '.join(missing) or 'vector'}: pass a dict returned by "
                                   "cule.AtariVectorEnv.clone_state")
+        theirs = state.get("settings")
+        if theirs is not None:
+            if not isinstance(theirs, dict):
+                raise InvalidArgument("state's settings must be the dict clone_state returns")
+            differ = sorted(k for k in set(theirs) | set(self._snapshot_settings)
+                            if theirs.get(k) != self._snapshot_settings.get(k))
+            if differ:
+                raise InvalidArgument("state was taken from a vector env with other settings: " + ", ".join(
+                    f"{k}={theirs.get(k)!r} (this env: {self._snapshot_settings.get(k)!r})" for k in differ))
         vec = state["vector"]
         if self._on_cuda:
             shapes = {p: (self.num_envs, self._vec.state_part_bytes(p)) for p in self._vec.state_parts()}

@@ -440,6 +440,11 @@ def test_full_action_space_is_ales_legal_action_set():
             assert ours.action_space == theirs.action_space, (game, full)
             assert ours.get_action_meanings() == theirs.get_action_meanings(), (game, full)
             assert ours.get_keys_to_action() == theirs.get_keys_to_action(), (game, full)
+        # With continuous actions both refuse a key mapping.
+        for env in (gym.make(f"cule/{name}-v5", continuous=True).unwrapped,
+                    gym.make(f"ALE/{name}-v5", continuous=True).unwrapped):
+            with pytest.raises(AttributeError, match="continuous=True"):
+                env.get_keys_to_action()
         vec = cule.AtariVectorEnv(game, 1, full_action_space=True)
         ref = ale_py.vector_env.AtariVectorEnv(game, num_envs=1, full_action_space=True)
         assert vec.single_action_space == ref.single_action_space, game

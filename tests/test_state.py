@@ -311,6 +311,16 @@ def test_restore_state_rejects_bad_flags():
     st = emu.clone_state()
     with pytest.raises(ValueError, match="ale_semantics"):
         emu.restore_state(st, ale_semantics=1)
+    # Arrays that are not numbers: ValueError too, nothing restored.
+    with pytest.raises(ValueError, match="malformed"):
+        emu.restore_state(dict(st, consoles=["a"]))
+    # The Gymnasium env: a TypeError as ale-py's binding raises (ALETypeError is also a
+    # ValueError and a gymnasium.error.Error).
+    import gymnasium as gym
+    env = gym.make("cule/Pong-v5").unwrapped
+    for bad in (1, None, "x"):
+        with pytest.raises(TypeError, match="include_rng"):
+            env.clone_state(include_rng=bad)
 
 
 def test_ale_semantics_restore_is_the_same_through_the_cuda_backend_code():

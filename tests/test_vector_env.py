@@ -415,6 +415,18 @@ def test_vector_env_restore_rejects_corrupt_states():
         env.restore_state({k: v for k, v in state.items() if k != "slots_digest"})
     with pytest.raises(InvalidArgument, match="'pong'"):
         env.restore_state(AtariVectorEnv("pong", 2, num_threads=1).clone_state())
+    # Settings that leave every buffer the same size are caught by the snapshot's own.
+    for kw, what in ((dict(frameskip=3), "frameskip=3 \\(this env: 4\\)"),
+                     (dict(reward_clipping=False, episodic_life=True), "episodic_life=True.*reward_clipping=False"),
+                     (dict(noop_max=5), "noop_max=5"), (dict(repeat_action_probability=0.5), "repeat_action"),
+                     (dict(autoreset_mode="SameStep"), "same_step_autoreset=True")):
+        other = AtariVectorEnv("breakout", 2, num_threads=1, **kw)
+        other.reset(seed=2)
+        with pytest.raises(InvalidArgument, match=what):
+            env.restore_state(other.clone_state())
+    # A snapshot saved before snapshots carried their settings still restores.
+    fresh = AtariVectorEnv("breakout", 2, num_threads=1)
+    fresh.restore_state({k: v for k, v in state.items() if k != "settings"})
     fresh = AtariVectorEnv("breakout", 2, num_threads=1)
     fresh.restore_state(state)
     for a in ([1, 2], [3, 0], [1, 1]):
