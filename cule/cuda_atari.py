@@ -107,7 +107,8 @@ class CudaBackend:
         self._pending.append((event, host, bad))
 
     def raise_pending(self, wait: bool = False) -> None:
-        """Raise the ValueError of an earlier act() whose actions were out of range."""
+        """Raise the ValueError of an earlier act() whose actions were out of range (of
+        the class ``bad_action_error``, a ValueError subclass, where one is set)."""
         pending = getattr(self, "_pending", None)
         if pending is None:
             self._pending = pending = []
@@ -119,7 +120,7 @@ class CudaBackend:
         if getattr(self, "_pending_error", False):
             self._pending_error = False
             pending.clear()
-            raise ValueError(getattr(self, "bad_action_message", None) or
+            raise getattr(self, "bad_action_error", ValueError)(getattr(self, "bad_action_message", None) or
                              "actions contains ids outside [0, 18): an earlier act() on the GPU got them and "
                              "changed nothing")
 

@@ -410,6 +410,7 @@ class AtariVectorEnv(VectorEnv):
         if on_cuda:
             self.atari._cuda.bad_action_message = ("actions contains indices outside the action space: an earlier "
                                                    "step() on the GPU got them and changed nothing")
+            self.atari._cuda.bad_action_error = InvalidArgument   # (a ValueError, as for cule.Atari)
         screen_h, screen_w = self.atari.screen_shape
         img_height = _check_int("img_height", img_height, 1)
         img_width = _check_int("img_width", img_width, 1)

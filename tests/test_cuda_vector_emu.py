@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from cule import AtariVectorEnv
+from cule.vector_env import InvalidArgument
 
 
 def pair(game, n, **kw):
@@ -207,7 +208,7 @@ def test_tensor_actions_are_checked_on_the_device():
     actions = torch.tensor([1, 2, 3])
     assert_same(cpu.step(actions), emu.step(actions), "tensor actions")
     emu.step(torch.tensor([0, 1, 99]))          # queued; nothing changes
-    with pytest.raises(ValueError, match="action space"):
+    with pytest.raises(InvalidArgument, match="action space"):
         emu.step(actions)
     assert_same(cpu.step(actions), emu.step(actions), "after the bad step")
 
