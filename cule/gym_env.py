@@ -475,7 +475,8 @@ class ConsoleView:
         (cule logs nothing).
 
         Raises:
-            TypeError: ``mode`` is neither (as ale-py).
+            ALETypeError (a TypeError, as ale-py raises): ``mode`` is neither.
+            ImportError: ale-py is not installed (``ale_py.LoggerMode`` is its type).
         """
         from ale_py import LoggerMode
 
@@ -751,7 +752,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
 
     def seed_game(self, seed: Optional[int] = None) -> tuple:
         """Seeds the NumPy RNG (stochastic frameskip) and the ALE seed of the next load,
-        from ``np.random.SeedSequence(seed).generate_state(2)``; returns both seeds."""
+        from ``np.random.SeedSequence(seed).generate_state(2)``, as ale-py 0.12.1's
+        ``AtariEnv.seed_game``; returns both seeds, a tuple of two ``numpy.uint32``."""
         ss = np.random.SeedSequence(seed)
         np_seed, ale_seed = ss.generate_state(n_words=2)
         self._np_random, _ = seeding.np_random(int(np_seed))
