@@ -231,15 +231,24 @@ def test_vector_env_refuses_a_batch_larger_than_memory_as_invalid_argument():
 
 
 def test_seeds_follow_ale_random_seed():
-    # env i with seed s + i behaves like a single env seeded s + i.
+    # env i with seed s + i behaves like a single env seeded s + i, and like ALE with
+    # random_seed s + i (sticky actions 0.25 draw from that seed's RNG).
+    from ale_py import ALEInterface, LoggerMode, roms
+    ALEInterface.setLoggerMode(LoggerMode.Error)
     a = cule.Atari("breakout", 2, seed=40)
     b = cule.Atari("breakout", 1, seed=41)
+    ale = ALEInterface()
+    ale.setInt("random_seed", 41)
+    ale.loadROM(str(roms.get_rom_path("breakout")))
     rng = np.random.default_rng(0)
     for _ in range(200):
         act = int(rng.choice([0, 1, 3, 4]))
         a.act(torch.tensor([act, act]))
         b.act(torch.tensor([act]))
+        ale.act(act)
     assert torch.equal(a.ram[1], b.ram[0])
+    np.testing.assert_array_equal(b.ram[0].numpy(), ale.getRAM())
+    assert not torch.equal(a.ram[0], a.ram[1])   # the seeds steered the two envs apart
 
 
 def test_truncation():

@@ -15,7 +15,11 @@ def test_quick_run_writes_csv_json_png(tmp_path):
                            "--num-envs", "1", "4", "--window", "0.1", "--windows", "2", "--warmup", "0",
                            "--out-dir", str(tmp_path)])
     measured = [r for r in rows if r.get("fps")]
-    assert {r["backend"] for r in measured} == {"cule-cpu", "ale-single"}
+    # cule-cuda is measured where a GPU is, and skipped (with its reason) elsewhere.
+    gpu = __import__("cule").cuda_atari.cuda_available()
+    assert {r["backend"] for r in measured} == {"cule-cpu", "ale-single"} | ({"cule-cuda"} if gpu else set())
+    if not gpu:
+        assert any(r["backend"] == "cule-cuda" and r.get("skipped") for r in rows)
     assert all(r["fps"] > 0 and r["fps_min"] <= r["fps"] <= r["fps_max"] for r in measured)
     with open(tmp_path / "benchmark.csv") as f:
         table = list(csv.DictReader(f))

@@ -191,13 +191,17 @@ def test_results_are_tensors_on_the_env_device():
     assert all(t.device == emu.device for t in (obs, rew, term, trunc, *info.values()))
 
 
-def test_bad_actions_and_unsupported_settings():
-    emu = AtariVectorEnv("pong", 3, _emulate_cuda=True)
-    emu.reset(seed=0)
-    with pytest.raises(ValueError):
+def test_bad_host_actions_raise_at_once_and_change_nothing():
+    cpu, emu = pair("pong", 3)
+    assert_same(cpu.reset(seed=0), emu.reset(seed=0), "reset")
+    with pytest.raises(InvalidArgument, match="action 99 is outside the action space"):
         emu.step(np.array([0, 1, 99]))
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidArgument, match=r"shape \(3,\)"):
         emu.step(np.array([0, 1]))
+    with pytest.raises(TypeError, match="got NoneType"):
+        emu.step(None)
+    actions = np.array([1, 2, 3])
+    assert_same(cpu.step(actions), emu.step(actions), "after the bad steps")
 
 
 def test_tensor_actions_are_checked_on_the_device():
