@@ -448,9 +448,10 @@ class AtariVectorEnv(VectorEnv):
         # [horizontal + 1, vertical + 1] (-1 left / down, 1 right / up) and fire (0 / 1).
         self.map_action_idx = CONTINUOUS_ACTION_TABLE.astype(np.int32)
         # Continuous actions map to ALE action ids (ale-py's table), used here as indices
-        # into an identity set; illegal ones act as NOOP in the core, as in ALE.  (So
-        # get_action_set() lists all 18 then, where ale-py's lists the legal set.)
-        self._action_ids = list(range(18)) if continuous else [int(a) for a in self.atari.action_set.tolist()]
+        # into an identity set; illegal ones act as NOOP in the core, as in ALE.
+        # (get_action_set() lists the legal set then, as ale-py's.)
+        self._ale_action_set = [int(a) for a in self.atari.action_set.tolist()]
+        self._action_ids = list(range(18)) if continuous else list(self._ale_action_set)
 
         settings = (frameskip, stack_num, img_height, img_width, grayscale, maxpool, noop_max, use_fire_reset,
                     episodic_life, life_loss_info, reward_clipping,
@@ -984,8 +985,11 @@ class AtariVectorEnv(VectorEnv):
     # ---- extras ----
 
     def get_action_set(self) -> list:
-        """The ALE action ids the action indices map to (ale-py's ``ale.get_action_set()``)."""
-        return list(self._action_ids)
+        """ale-py's ``ale.get_action_set()``: a list of ALE action ids (ints), those the
+        action indices map to (the minimal set, or the legal set with
+        ``full_action_space``); with ``continuous=True`` the legal set (all 18 but for
+        skiing and lost_luggage, whose ALE 0.12.1 RomSettings make FIRE illegal)."""
+        return list(self._ale_action_set)
 
     def screens(self) -> torch.Tensor:
         """uint8 tensor ``[num_envs, H, W, 3]`` on the env's device: each env's current full

@@ -454,6 +454,11 @@ def test_full_action_space_is_ales_legal_action_set():
         assert vec.get_action_set() == [int(getattr(a, "value", a)) for a in ref.ale.get_action_set()], game
         vec.close()
         ref.close()
+        vec = cule.AtariVectorEnv(game, 1, continuous=True)
+        ref = ale_py.vector_env.AtariVectorEnv(game, num_envs=1, continuous=True)
+        assert vec.get_action_set() == [int(getattr(a, "value", a)) for a in ref.ale.get_action_set()], game
+        vec.close()
+        ref.close()
 
 
 def test_map_action_idx_is_ale_pys():
