@@ -276,7 +276,9 @@ class Atari:
         screen_shape: (H, W) of every screen, ALE's: 210 x 160 for most games, 250 rows
             for PAL ROMs, 214 / 230 / 220 for carnival / journey_escape / pooyan.
         repeat_action_probability (float): the value in use (ALE keeps a 32-bit float).
-        seeds: what the batch was seeded with (the ``seed`` argument as resolved).
+        seeds: int64 NumPy array [num_envs]: what each console was seeded with (ALE's
+            ``random_seed``; the ``seed`` argument as resolved, fresh ones drawn for
+            ``seed=None``; ``reload`` updates the rows it reloads).
         initial_lives (int): the game's lives as its ALE RomSettings are constructed
             (ALE's ``m_max_lives``, the limit of ``truncate_on_loss_of_life``).
         num_envs, frameskip, max_num_frames_per_episode, truncate_on_loss_of_life, cpu: as
@@ -433,7 +435,7 @@ class Atari:
     @staticmethod
     def _seeds(seed, n: int) -> np.ndarray:
         if seed is None:
-            return np.random.SeedSequence().generate_state(n, dtype=np.uint32) & np.uint32(_MAX_SEED)
+            return (np.random.SeedSequence().generate_state(n, dtype=np.uint32) & np.uint32(_MAX_SEED)).astype(np.int64)
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             s = int(seed)
             if s < 0 or s + n - 1 > _MAX_SEED:
