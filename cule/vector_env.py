@@ -614,13 +614,17 @@ class AtariVectorEnv(VectorEnv):
                 ale-py's, reloads the ROM with ALE ``random_seed`` = seed and reseeds the
                 noop RNG.  Seeds are at most 2**31 - 1; a negative one (as in ale-py)
                 leaves that env's RNG streams as they are, like None.
-            options: ``{"reset_mask": bool array [num_envs]}`` resets only those envs;
-                the others report their current observation and info unchanged.  The
-                first reset must reset every env.
+            options: ``{"reset_mask": bool array or tensor [num_envs]}`` resets only
+                those envs; the others report their current observation and info
+                unchanged.  The first reset must reset every env, and in asynchronous
+                mode every reset resets every env (ale-py refuses a partial one there too).
         Returns:
             (observations, info) as documented on the class (no rewards / flags).
         Raises:
-            InvalidArgument / TypeError for bad seeds or masks (the env is unchanged).
+            InvalidArgument (a ValueError) / ALETypeError (a TypeError) for bad seeds
+                (outside [-2**31, 2**31 - 1], ``s + i`` past 2**31 - 1, not integers)
+                or masks (wrong shape or dtype, a partial mask on the first reset or in
+                asynchronous mode), or a closed env; the env is unchanged then.
         """
         self._check_open()
         ids, seeds = self._reset_ids_seeds(seed, options)
