@@ -284,7 +284,8 @@ class ConsoleView:
         return _fill(audio, buffer)
 
     def getAudioSize(self) -> int:  # noqa: N802
-        """512: audio samples per frame (ALE ``getAudioSize``)."""
+        """512: audio samples per frame (ALE ``getAudioSize``; ALE 0.12.1's
+        ``SoundRaw::SamplesPerFrame``)."""
         return 512
 
     def getScreenDims(self) -> tuple:  # noqa: N802
@@ -301,12 +302,25 @@ class ConsoleView:
         return _fill(self._atari.ram[0], buffer)
 
     def getScreen(self, buffer=None):  # noqa: N802
-        """The screen as palette indices (ALE ``getScreen``): uint8 [H, W]."""
+        """The screen as palette indices (ALE ``getScreen``): a new uint8 [H, W] array,
+        or written into ``buffer`` (returns None then, as ALE).
+
+        Raises:
+            ALETypeError / ALERuntimeError: a ``buffer`` of the wrong type / shape, as
+                ``getScreenRGB``.
+        """
         return _fill(torch.from_numpy(self._env._screen("index")), buffer)
 
     def getScreenRGB(self, buffer=None):  # noqa: N802
         """The screen in RGB: a new uint8 [H, W, 3] array, or written into ``buffer``
-        (returns None then, as ALE)."""
+        (returns None then, as ALE).
+
+        Raises:
+            ALETypeError (a TypeError, as ale-py): ``buffer`` is not a writable uint8
+                NumPy array or CPU tensor, or a tensor of the wrong shape.
+            ALERuntimeError (a RuntimeError, as ale-py): a uint8 NumPy array of the
+                wrong shape.
+        """
         return _fill(torch.from_numpy(self._env._screen("rgb")), buffer)
 
     def saveScreenPNG(self, filename) -> None:  # noqa: N802
@@ -577,7 +591,8 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
     """One Atari 2600 game as a Gymnasium environment, ale-py's ``AtariEnv`` semantics.
 
     Args (ale-py's, same defaults):
-        game: ALE game id in snake_case (``"pong"``) or a ROM path.
+        game: ALE game id in snake_case (``"pong"``; also ``"Pong"`` or a Gymnasium id,
+            as ``cule.roms.load_rom`` takes) or a ROM path.
         mode, difficulty: game mode / difficulty (None: the ROM's default mode and
             difficulty 0), applied as ALE ``setMode`` / ``setDifficulty`` after every ROM
             load; they take effect at the next reset.
