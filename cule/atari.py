@@ -748,7 +748,8 @@ class Atari:
         stale) until the next frame is drawn.
 
         Raises ValueError for bad env ids (out of range, not integers, or listed twice:
-        restore_state could not put such a snapshot back).
+        restore_state could not put such a snapshot back) and for an ``include_rng`` that
+        is not a bool.
         """
         if not isinstance(include_rng, (bool, np.bool_)):
             raise ValueError(f"include_rng must be a bool, got {include_rng!r}")
