@@ -675,7 +675,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             if frameskip[0] <= 0:
                 raise InvalidArgument("Invalid stochastic frameskip, lower bound must be positive.")
         # (cule's limit: a step's frame count is an int32; ale-py would loop for ever.)
-        if max(frameskip if isinstance(frameskip, tuple) else (frameskip + 1,)) > 2**31:
+        if (frameskip[1] if isinstance(frameskip, tuple) else frameskip + 1) > 2**31:
             raise InvalidArgument(f"Invalid frameskip {frameskip}: at most 2**31 - 1 frames a step.")
         if render_mode is not None and render_mode not in {"rgb_array", "human"}:
             raise InvalidArgument(f"Render mode {render_mode} not supported (rgb_array, human).")

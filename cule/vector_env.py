@@ -453,21 +453,21 @@ class AtariVectorEnv(VectorEnv):
         self._ale_action_set = [int(a) for a in self.atari.action_set.tolist()]
         self._action_ids = list(range(18)) if continuous else list(self._ale_action_set)
 
-        settings = (frameskip, stack_num, img_height, img_width, grayscale, maxpool, noop_max, use_fire_reset,
-                    episodic_life, life_loss_info, reward_clipping,
-                    0 if max_num_frames_per_episode is None else max_num_frames_per_episode,
-                    self.atari.repeat_action_probability, mode == AutoresetMode.SAME_STEP, stale,
-                    int(self.atari.rom.info["default_mode"]))
+        # The preprocessing settings, in the order the native VecEnv / CudaVecEnv take
+        # them (plain Python values, as checked above).  A snapshot records them, with
+        # the continuous-action ones, and restore_state refuses one taken with others.
+        settings = dict(frameskip=frameskip, stack_num=stack_num, img_height=img_height, img_width=img_width,
+                        grayscale=grayscale, maxpool=maxpool, noop_max=noop_max, use_fire_reset=use_fire_reset,
+                        episodic_life=episodic_life, life_loss_info=life_loss_info, reward_clipping=reward_clipping,
+                        max_num_frames_per_episode=(0 if max_num_frames_per_episode is None
+                                                    else max_num_frames_per_episode),
+                        repeat_action_probability=self.atari.repeat_action_probability,
+                        same_step_autoreset=mode == AutoresetMode.SAME_STEP, stale_frame_on_early_stop=stale,
+                        mode=int(self.atari.rom.info["default_mode"]))
+        self._snapshot_settings = dict(settings, continuous=continuous,
+                                       continuous_action_threshold=continuous_action_threshold)
         # Unseeded noop RNGs, as ale-py's std::random_device seeding.
         noop_seeds = np.random.SeedSequence().generate_state(num_envs, dtype=np.uint32)
-        # What a snapshot must have been taken with to be restored here (clone_state).
-        self._snapshot_settings = dict(zip(
-            ("frameskip", "stack_num", "img_height", "img_width", "grayscale", "maxpool", "noop_max",
-             "use_fire_reset", "episodic_life", "life_loss_info", "reward_clipping", "max_num_frames_per_episode",
-             "repeat_action_probability", "same_step_autoreset", "stale_frame_on_early_stop", "mode"),
-            (v.item() if isinstance(v, np.generic) else v for v in settings)))
-        self._snapshot_settings.update(continuous=bool(continuous),
-                                       continuous_action_threshold=float(continuous_action_threshold))
         if on_cuda:
             # The whole step on the GPU (cule._cuda's CudaVecEnv, or the host-compiled
             # emulation of it for tests); results are tensors on self.device.
@@ -475,9 +475,9 @@ class AtariVectorEnv(VectorEnv):
                 cuda_module = emulated_module()
             else:
                 from . import _cuda as cuda_module
-            self._vec = cuda_module.CudaVecEnv(self.atari._batch, self._action_ids, *settings, noop_seeds)
+            self._vec = cuda_module.CudaVecEnv(self.atari._batch, self._action_ids, *settings.values(), noop_seeds)
         else:
-            self._vec = _vector.VecEnv(self.atari._batch, self._action_ids, num_threads, *settings)
+            self._vec = _vector.VecEnv(self.atari._batch, self._action_ids, num_threads, *settings.values())
             self._vec.seed_noops(noop_seeds)
 
         obs_shape = (stack_num, img_height, img_width) + (() if grayscale else (3,))
