@@ -22,6 +22,17 @@ PYBIND11_MODULE(_core, m) {
   m.attr("frame_buffer_bytes") = kFrameBufferBytes;
   // Where a snapshot row (one Console) keeps TIA's current-buffer index (tests).
   m.attr("console_cur_buf_offset") = (int)(offsetof(Console, tia) + offsetof(TiaState, cur_buf));
+  // Where a snapshot row keeps the ALE fields that ale_py.ALEState's getters report
+  // (cule.ALEState): byte offset and size of each (little-endian, signed for the frames).
+  {
+    py::dict fields;
+    fields["frame_number"] = py::make_tuple((int)offsetof(Console, frame_number), (int)sizeof(int32_t));
+    fields["episode_frame_number"] =
+        py::make_tuple((int)offsetof(Console, episode_frame_number), (int)sizeof(int32_t));
+    fields["mode"] = py::make_tuple((int)offsetof(Console, mode), (int)sizeof(Console::mode));
+    fields["difficulty"] = py::make_tuple((int)offsetof(Console, difficulty), (int)sizeof(Console::difficulty));
+    m.attr("console_ale_fields") = fields;
+  }
   m.def(
       "ale_restore_rows",
       [](py::array& now, const py::array& snap, const py::dict& cfg, bool include_rng, int32_t max_frames,

@@ -12,6 +12,7 @@ from .vector_env import AtariVectorEnv
 from .vector_env import ALEIndexError, ALERuntimeError, ALETypeError, InvalidArgument
 from .gym_env import AtariEnv
 from .ale_interface import ALEInterface
+from .ale_state import ALEState
 from .registration import register_v0_v4_envs as _register_v0_v4_envs
 from .registration import register_v5_envs as _register_v5_envs
 
@@ -42,5 +43,5 @@ def build_info() -> dict:
     }
 
 
-__all__ = ["ALEIndexError", "ALEInterface", "ALERuntimeError", "ALETypeError", "Atari", "AtariEnv", "AtariVectorEnv",
+__all__ = ["ALEIndexError", "ALEInterface", "ALERuntimeError", "ALEState", "ALETypeError", "Atari", "AtariEnv", "AtariVectorEnv",
            "InvalidArgument", "build_info", "list_games", "load_rom", "__version__"]

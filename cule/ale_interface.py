@@ -15,7 +15,8 @@ agents, scripts)::
 Same method names, arguments, defaults and results as ale-py's, with the settings
 table and ``loadROM`` of ``AtariEnv.ale`` (``cule.gym_env.ConsoleView``, where each
 method's semantics and the settings cule emulates are listed).  Differences: states
-are ``cule.Atari.clone_state`` dicts rather than ``ale_py.ALEState`` objects, bad input
+are ``cule.ALEState`` objects (ale-py's ``ALEState`` methods on a ``cule.Atari.clone_state``
+dict; their bytes are cule's, not ALE's), bad input
 raises ValueError where ale-py ends the process (where it raises RuntimeError or
 TypeError, cule's error is of that class and a ValueError too), and no sound is played.
 """

@@ -25,6 +25,7 @@ from gymnasium.utils import seeding
 
 from . import _core, _vector
 from .ale_settings import AleSettings
+from .ale_state import ALEState
 from .atari import Atari, _real_number
 from .human_render import HumanDisplay
 from ._rom_table import ROMS
@@ -111,7 +112,8 @@ class ConsoleView:
     ``act`` emulates ALE's ``frame_skip`` frames (1 under ale-py's env) with the env's
     sticky actions.  ALE's settings table is here too (``getInt`` / ``setInt`` ...,
     ``loadROM``; see ``loadROM`` for the settings cule emulates).  States are
-    ``cule.Atari.clone_state`` dicts, not ``ale_py.ALEState`` objects.  Buffers given to
+    ``cule.ALEState`` objects: ale-py's ``ALEState`` methods on a one-console
+    ``cule.Atari.clone_state`` dict.  Buffers given to
     the ``getScreen*`` / ``getRAM`` methods must be writable uint8 NumPy arrays or CPU
     tensors of the right shape (else ValueError).
     """
@@ -178,8 +180,9 @@ class ConsoleView:
 
     # ---- state ----
 
-    def cloneState(self, include_rng: bool = False) -> dict:  # noqa: N802
-        """The console's state (ALE ``cloneState``); see ``AtariEnv.clone_state``.
+    def cloneState(self, include_rng: bool = False) -> ALEState:  # noqa: N802
+        """The console's state (ALE ``cloneState``), a ``cule.ALEState``; see
+        ``AtariEnv.clone_state``.
         ``ALETypeError`` (also a TypeError, as ale-py) for an ``include_rng`` that is not
         a bool."""
         if not isinstance(include_rng, bool):
@@ -194,7 +197,7 @@ class ConsoleView:
                                + (" without the keys of one" if isinstance(state, dict) else ""))
         self._env.restore_state(state)
 
-    def cloneSystemState(self) -> dict:  # noqa: N802
+    def cloneSystemState(self) -> ALEState:  # noqa: N802
         """ALE ``cloneSystemState``: ``cloneState(include_rng=True)``, as in ALE 0.12.1."""
         return self._env.clone_state(include_rng=True)
 
@@ -1136,9 +1139,10 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             out[tuple(key for part, key in order if part in name) or ("e",)] = i
         return out
 
-    def clone_state(self, include_rng: bool = False) -> dict:
+    def clone_state(self, include_rng: bool = False) -> ALEState:
         """The console's state as ale-py's ``AtariEnv.clone_state`` (ALE ``cloneState``):
-        a ``cule.Atari.clone_state`` snapshot; without ``include_rng`` (ale-py's default)
+        a ``cule.ALEState`` (ale-py's ``ALEState`` methods on a one-console
+        ``cule.Atari.clone_state`` snapshot); without ``include_rng`` (ale-py's default)
         restoring it leaves the sticky-action RNG as it is.
 
         Raises:
@@ -1147,7 +1151,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         """
         if not isinstance(include_rng, (bool, np.bool_)):
             raise ALETypeError(f"include_rng must be a bool, got {include_rng!r}")
-        return self.atari.clone_state(include_rng=include_rng)
+        return ALEState(self.atari.clone_state(include_rng=include_rng))
 
     def restore_state(self, state: dict) -> None:
         """Restores a ``clone_state`` snapshot as ALE 0.12.1's ``restoreState`` does (see

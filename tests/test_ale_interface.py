@@ -201,9 +201,13 @@ def test_colour_averaged_observations_match_ale_py(obs_type):
 def test_atlantis2_truncate_on_loss_of_life_as_ale_py_in_a_fresh_process():
     # Atlantis2Settings never initialises m_lives, the lives truncate_on_loss_of_life's
     # limit is read from (ALE 0.12.1), so ale-py's answer depends on its heap: in a
-    # process that imports ale_py first, the limit reads as 0 or less and no episode is
-    # truncated, as cule (a zeroed limit, initial_lives 0) does.  ale-py runs alone in a
-    # subprocess; the lives and flags after each act are compared through a game over.
+    # process that imports ale_py first, the limit usually reads as 0 or less and no
+    # episode is truncated, as cule (a zeroed limit, initial_lives 0) does.  ale-py runs
+    # alone in a subprocess; the lives and flags after each act are compared through a
+    # game over.  Where the packages installed beside ale-py leave other bytes there (a
+    # limit above the starting lives: ale-py reports every state truncated from the
+    # load on, and a truncated ALE also emulates differently), ale-py's run is ALE's
+    # undefined behaviour and the test is skipped (CI's environment has the usual heap).
     import json
     import subprocess
     import sys
@@ -237,7 +241,11 @@ print(json.dumps(out))
     for a in actions:
         ours.act(a)
         got.append((ours.lives(), ours.game_over(with_truncation=False), ours.game_truncated()))
+    if ref[0][2]:
+        pytest.skip("ale-py's uninitialised atlantis2 lives limit read above the starting lives in this "
+                    "environment (ALE's undefined behaviour): nothing to compare with")
     assert got == ref
+    assert sum(a[0] != b[0] for a, b in zip(ref, ref[1:])) >= 2 and ref[-1][1]   # lives lost, game over
     assert ref[-1][1] and not any(t for _, _, t in ref)   # a game over, never truncated
     assert len({lives for lives, _, _ in ref}) > 2        # lives were lost on the way
 

@@ -1,0 +1,193 @@
+"""cule.ALEState against ale-py 0.12.1's ALEState: getters, equals / ==, serialize.
+
+Golden values come from ale-py run side by side (the same ROM, seed and actions)."""
+import copy
+import io
+import pickle
+
+import ale_py
+import numpy as np
+import pytest
+import torch
+
+import cule
+
+ALL_GAMES = cule.list_games()
+ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+
+
+def _pair(game, seed=3, mode=None, difficulty=None):
+    path = ale_py.roms.get_rom_path(game)
+    pair = []
+    for mod in (ale_py, cule):
+        ale = mod.ALEInterface()
+        ale.setInt("random_seed", seed)
+        ale.loadROM(path)
+        if mode is not None:
+            ale.setMode(mode)
+        if difficulty is not None:
+            ale.setDifficulty(difficulty)
+        pair.append(ale)
+    return pair
+
+
+def _getters(state):
+    return (state.getFrameNumber(), state.getEpisodeFrameNumber(), state.getCurrentMode(), state.getDifficulty())
+
+
+@pytest.mark.parametrize("game", ["pong", "breakout", "space_invaders", "video_cube", "pitfall2"])
+def test_getters_equal_ale(game):
+    info = cule.load_rom(game).info
+    mode, difficulty = info["modes"][-1], info["difficulties"][-1]
+    ref, ours = _pair(game, mode=mode, difficulty=difficulty)
+    seen = 0
+    for ale in (ref, ours):
+        acts = ale.getMinimalActionSet()
+        for i in range(90):
+            ale.act(acts[i % len(acts)])
+        ale.reset_game()
+        for i in range(41):
+            ale.act(acts[(3 * i) % len(acts)])
+    for include_rng in (False, True):
+        a, b = ref.cloneState(include_rng=include_rng), ours.cloneState(include_rng=include_rng)
+        assert isinstance(b, cule.ALEState) and isinstance(b, dict)
+        assert _getters(b) == _getters(a)
+        seen += 1
+    # The reset started a new episode: the two frame counts differ.
+    assert _getters(b)[0] > _getters(b)[1] > 0 and _getters(b)[2:] == (mode, difficulty)
+    assert seen == 2
+
+
+def test_equals_judges_as_ale_does_in_every_game():
+    """ale-py's ALEState.equals in six situations (a state with and without the RNG,
+    states apart in time, a state restored and cloned again, one of a reset episode),
+    for every game: cule.ALEState.equals, == and != must give the same answers."""
+    differs = []
+    for game in ALL_GAMES:
+        answers = []
+        for ale in _pair(game):
+            eq = ale.cloneState().__class__.equals
+            acts = ale.getMinimalActionSet()
+            r = []
+            for i in range(150):
+                ale.act(acts[i % len(acts)])
+            t, tr = ale.cloneState(), ale.cloneState(include_rng=True)
+            r.append(eq(t, tr))
+            for i in range(20):
+                ale.act(acts[(i * 7) % len(acts)])
+            r.append(eq(ale.cloneState(), t))
+            ale.restoreState(t)
+            r.append(eq(ale.cloneState(), t))
+            ale.act(acts[0])
+            t2 = ale.cloneState()
+            ale.restoreState(t2)
+            r.append(eq(ale.cloneState(), t2))
+            ale.restoreState(tr)
+            r.append(eq(ale.cloneState(include_rng=True), tr))
+            ale.reset_game()
+            u = ale.cloneState()
+            ale.act(acts[-1])
+            ale.restoreState(u)
+            now = ale.cloneState()
+            r.append(eq(now, u))
+            if isinstance(now, cule.ALEState):
+                assert (now == u) is r[-1] and (now != u) is (not r[-1]) and (t == t2) is eq(t, t2)
+            answers.append(r)
+        if answers[0] != answers[1]:
+            differs.append((game, answers))
+    assert not differs
+    # Both answers occur (pong: ALE's [False, False, True, True, True, True]).
+    ref, ours = _pair("pong")
+    assert ours.cloneState().equals(ours.cloneState())
+
+
+def test_serialize_round_trip_restores_the_same_future():
+    ref, ours = _pair("ms_pacman", seed=11)
+    for ale in (ref, ours):
+        for i in range(120):
+            ale.act(i % 9)
+    state = ours.cloneState(include_rng=True)
+    data = state.serialize()
+    assert isinstance(data, bytes) and data == state.serialize()
+    for back in (cule.ALEState(data), cule.ALEState(bytearray(data)), pickle.loads(pickle.dumps(state)),
+                 copy.deepcopy(state), copy.copy(state)):
+        assert isinstance(back, cule.ALEState) and back == state and back.equals(state)
+        assert _getters(back) == _getters(ref.cloneState())
+        for k in ("consoles", "frame_buffers"):
+            assert torch.equal(back[k], state[k])
+    buf = io.BytesIO()
+    torch.save(dict(state), buf)      # a plain dict loads with weights_only=True
+    buf.seek(0)
+    assert cule.ALEState(torch.load(buf, weights_only=True)) == state
+    buf = io.BytesIO()
+    torch.save(state, buf)
+    buf.seek(0)
+    with pytest.raises(pickle.UnpicklingError):
+        torch.load(buf, weights_only=True)
+    buf.seek(0)
+    assert torch.load(buf, weights_only=False) == state
+    # Restored from the bytes, the console plays on as ALE's does from its own state.
+    ref_state = ref.cloneState(include_rng=True)
+    for ale in (ref, ours):
+        for i in range(50):
+            ale.act(3)
+    ours.restoreState(cule.ALEState(data))
+    ref.restoreState(ref_state)
+    for i in range(60):
+        assert ours.act(i % 9) == ref.act(i % 9)
+        assert np.array_equal(ours.getRAM(), ref.getRAM())
+    assert np.array_equal(ours.getScreenRGB(), ref.getScreenRGB())
+
+
+def test_gym_env_clone_state_is_an_ale_state():
+    import gymnasium as gym
+
+    env = gym.make("cule/Breakout-v5")
+    env.reset(seed=5)
+    for _ in range(10):
+        env.step(1)
+    state = env.unwrapped.clone_state()
+    assert isinstance(state, cule.ALEState)
+    assert state.getEpisodeFrameNumber() == env.unwrapped.ale.getEpisodeFrameNumber() > 0
+    frame = state.getFrameNumber()
+    env.step(3)
+    env.unwrapped.restore_state(cule.ALEState(state.serialize()))
+    assert env.unwrapped.ale.getFrameNumber() == frame
+    assert env.unwrapped.clone_state() == state
+    env.close()
+
+
+def test_bad_input_is_refused_clearly():
+    ref, ours = _pair("pong")
+    ours.act(0)
+    state, frame = ours.cloneState(), ours.getFrameNumber()
+    data = state.serialize()
+    cases = {
+        b"": "empty",
+        ref.cloneState().serialize(): "an ale-py state's bytes cannot be read",
+        data[:-1]: "truncated or padded",
+        data + b"\0": "truncated or padded",
+        data[:20] + b"#" + data[21:]: "header is damaged",
+        data[:-7] + bytes([data[-7] ^ 1]) + data[-6:]: "corrupt: a checksum",
+    }
+    for bad, words in cases.items():
+        with pytest.raises(cule.InvalidArgument, match=words):
+            cule.ALEState(bad)
+    for bad in (3, "abc", None.__class__, [data]):
+        with pytest.raises(TypeError):
+            cule.ALEState(bad)
+    with pytest.raises(cule.InvalidArgument, match="one console"):
+        cule.ALEState(cule.Atari("pong", 2, num_threads=1).clone_state())
+    with pytest.raises(cule.InvalidArgument, match="not a console state"):
+        cule.ALEState({"format": "other"})
+    with pytest.raises(TypeError):
+        state.equals(None)
+    assert (state == 3) is False and (state != 3) is True
+    empty = cule.ALEState()
+    assert empty == cule.ALEState() and empty != state and state != empty
+    with pytest.raises(cule.InvalidArgument, match="empty"):
+        empty.getFrameNumber()
+    with pytest.raises(TypeError):
+        ours.restoreState(empty)
+    # Nothing was changed by the refusals.
+    assert ours.cloneState() == state and ours.getFrameNumber() == frame
