@@ -22,7 +22,10 @@ ALEInterface survey and compares the 512 audio samples after every step too.
 `--clone-restore` compares cule's Gymnasium env with ale-py's (`<Game>-v5`) while
 clones and restores of earlier clones (AtariEnv.clone_state / restore_state, ALE's
 semantics) happen at random among the steps, with include_rng False and True (one env
-a game: --consoles does not apply).
+a game: --consoles does not apply).  The states' own methods are compared too: the
+getters at every clone, ``equals`` after every restore (against the state restored and
+an earlier one), and half of cule's restores take the state from its ``serialize()``
+bytes.
 
 `--explore` compares ale-py's ALEInterface with cule.ALEInterface while exploring the
 way Go-Explore's first phase does (Ecoffet et al., 2021): rounds restore a state kept

@@ -232,20 +232,35 @@ def run_clone_restore_lockstep(env_id, include_rng, steps, seed=3, env_kw=None):
     env.reset(seed=seed)
     saved = []
     stats = {"steps": steps, "episodes": 0, "clones": 0, "restores": 0}
+    # The states' own methods (cule.ALEState against ale_py.ALEState) on a second stream,
+    # so that the steps, clones and restores are those of the first.
+    aux = np.random.default_rng(seed + 1)
+    getters = ("getFrameNumber", "getEpisodeFrameNumber", "getCurrentMode", "getDifficulty")
     for t in range(steps):
         u = rng.random()
         if u < 0.05:
             saved.append((ref.clone_state(include_rng=include_rng), env.clone_state(include_rng=include_rng)))
             stats["clones"] += 1
+            a, c = saved[-1]
+            if [getattr(a, g)() for g in getters] != [getattr(c, g)() for g in getters]:
+                return f"the state's getters at step {t}", dict(stats, steps=t)
         elif u < 0.10 and saved:
             a, c = saved[rng.integers(len(saved))]
             ref.restore_state(a)
-            env.restore_state(c)
+            # Half of the restores from the state's bytes (ALEState.serialize).
+            env.restore_state(type(c)(c.serialize()) if aux.random() < 0.5 else c)
             stats["restores"] += 1
             for name in ("getRAM", "getScreenRGB", "lives", "getEpisodeFrameNumber", "getFrameNumber"):
                 x, y = getattr(ref.ale, name)(), getattr(env.ale, name)()
                 if not np.array_equal(x, y):
                     return f"{name} after the restore at step {t}", dict(stats, steps=t)
+            # ALEState.equals: the state now against the one restored and an earlier one.
+            k = aux.integers(len(saved))
+            now = ref.clone_state(include_rng=include_rng), env.clone_state(include_rng=include_rng)
+            for i, other in enumerate(((a, c), saved[k])):
+                if now[0].equals(other[0]) != now[1].equals(other[1]):
+                    return (f"equals() at step {t} (against the {('restored', 'earlier')[i]} state): "
+                            f"ale={now[0].equals(other[0])}"), dict(stats, steps=t)
         if isinstance(ref.action_space, gym.spaces.Discrete):
             act = int(rng.integers(ref.action_space.n))
         else:   # continuous=True: (radius, theta, fire), uniform over the Box, as float32
