@@ -48,6 +48,15 @@ _DIGEST_WORDS = 4096 * 2048   # 32-bit words one pass of _row_digests converts a
 _digest_weights: dict = {}
 
 
+def _state_type_note(state) -> str:
+    """For an error about a state that is not cule's: what it is, naming ale-py's."""
+    kind = type(state)
+    if kind.__module__.split(".")[0] == "ale_py":
+        return (f", got an ale-py state ({kind.__module__}.{kind.__name__}): ale-py's and cule's states "
+                "do not mix (take the state from cule's clone_state / cloneState)")
+    return "" if isinstance(state, dict) else f", got {kind.__name__}"
+
+
 def _row_digests(rows: torch.Tensor) -> torch.Tensor:
     """int64 tensor [k] on ``rows``' device: a checksum of each row of a uint8 [k, n] tensor.
 
@@ -718,7 +727,7 @@ class Atari:
 
     # ---- save / restore ----
 
-    def clone_state(self, env_ids=None, include_rng: bool = True) -> dict:
+    def clone_state(self, env_ids=None, include_rng: bool = True, frame_buffers: bool = True) -> dict:
         """Snapshot of the given consoles (default: all): everything that determines their
         future, bit for bit (CPU, RIOT, TIA, cartridge, frame buffers, ALE episode state,
         both RNGs, mode and difficulty).  ``include_rng`` matters only to
@@ -747,12 +756,21 @@ class Atari:
         hold no screen: restored into a batch that renders, the screen is blank (or
         stale) until the next frame is drawn.
 
+        ``frame_buffers=False`` leaves the frame buffers (96 KB a console, nearly all of
+        a snapshot) out, as ALE's states leave out the screen: ``frame_buffers`` and
+        ``frame_buffer_digest`` are then None, and only ``restore_state(...,
+        ale_semantics=True)``, which keeps the restoring console's own frame buffers,
+        takes the snapshot (the Gymnasium env's and ``cule.ALEInterface``'s states are
+        such snapshots).
+
         Raises ValueError for bad env ids (out of range, not integers, or listed twice:
-        restore_state could not put such a snapshot back) and for an ``include_rng`` that
-        is not a bool.
+        restore_state could not put such a snapshot back) and for an ``include_rng`` or
+        ``frame_buffers`` that is not a bool.
         """
         if not isinstance(include_rng, (bool, np.bool_)):
             raise ValueError(f"include_rng must be a bool, got {include_rng!r}")
+        if not isinstance(frame_buffers, (bool, np.bool_)):
+            raise ValueError(f"frame_buffers must be a bool, got {frame_buffers!r}")
         ids = (np.arange(self.num_envs, dtype=np.int64) if env_ids is None
                else _as_index_array(env_ids, "env_ids", self.num_envs))
         if len(np.unique(ids)) != len(ids):
@@ -762,8 +780,10 @@ class Atari:
             cs, fs = self._cuda.console_state_bytes, self._cuda.frame_buffer_bytes
         else:
             consoles, fbs = self._batch.state_views()
-            c, f = torch.from_numpy(consoles[ids].copy()), torch.from_numpy(fbs[ids].copy())
+            c = torch.from_numpy(consoles[ids])
+            f = torch.from_numpy(fbs[ids]) if frame_buffers else None
             cs, fs = consoles.shape[1], fbs.shape[1]
+        digest = _row_digests(c)
         return {
             "format": "cule.Atari/1",
             "game": self.game,
@@ -772,10 +792,10 @@ class Atari:
             "frame_buffer_bytes": int(fs),
             "env_ids": torch.from_numpy(ids.copy()),
             "consoles": c,
-            "frame_buffers": f,
-            "digest": _row_digests(c),
+            "frame_buffers": f if frame_buffers else None,
+            "digest": digest,
             # Tied to the row's console, so frame buffers of another snapshot are refused.
-            "frame_buffer_digest": _row_digests(f) ^ _row_digests(c),
+            "frame_buffer_digest": _row_digests(f) ^ digest if frame_buffers else None,
             "include_rng": bool(include_rng),
             "sound": self.sound,
             "cpu": self._cpu,
@@ -817,7 +837,7 @@ class Atari:
         if not isinstance(ale_semantics, (bool, np.bool_)):
             raise ValueError(f"ale_semantics must be a bool, got {ale_semantics!r}")
         if not isinstance(state, dict) or state.get("format") != "cule.Atari/1":
-            raise ValueError("state must be a dict returned by cule.Atari.clone_state")
+            raise ValueError("state must be a dict returned by cule.Atari.clone_state" + _state_type_note(state))
         missing = [k for k in ("game", "md5", "console_state_bytes", "frame_buffer_bytes", "consoles",
                                "frame_buffers", "env_ids", "digest") if k not in state]
         if missing:
@@ -849,18 +869,21 @@ class Atari:
             raise ValueError("state was saved by a cule build with another console layout")
         c = state["consoles"]
         f = state["frame_buffers"]
+        if f is None and not ale_semantics:
+            raise ValueError("state holds no frame buffers (clone_state(frame_buffers=False), the states of the "
+                             "Gymnasium env and ALEInterface): only restore_state(..., ale_semantics=True) takes it")
         # Tensors of either backend (CPU or CUDA) or arrays.
         try:
             c = c if isinstance(c, torch.Tensor) else torch.from_numpy(np.asarray(c))
-            f = f if isinstance(f, torch.Tensor) else torch.from_numpy(np.asarray(f))
+            f = f if isinstance(f, torch.Tensor) or f is None else torch.from_numpy(np.asarray(f))
         except (TypeError, ValueError):   # not numbers (strings, objects, ragged lists)
             raise ValueError("state arrays are malformed: consoles and frame_buffers must be uint8 arrays "
                              "or tensors, as clone_state returns them") from None
-        if (c.dtype != torch.uint8 or f.dtype != torch.uint8 or c.ndim != 2 or f.ndim != 2 or len(c) != len(f)
-                or c.shape[1] != cs or f.shape[1] != fs):
+        if (c.dtype != torch.uint8 or c.ndim != 2 or c.shape[1] != cs
+                or f is not None and (f.dtype != torch.uint8 or f.ndim != 2 or len(c) != len(f) or f.shape[1] != fs)):
             raise ValueError("state arrays are malformed")
         _check_digests(c, state["digest"], "state consoles")
-        if "frame_buffer_digest" in state:
+        if f is not None and "frame_buffer_digest" in state:
             fd = state["frame_buffer_digest"]
             if isinstance(fd, torch.Tensor) and fd.dtype == torch.int64 and tuple(fd.shape) == (len(c),):
                 fd = fd.to(c.device) ^ _row_digests(c)   # untied from the (checked) consoles
@@ -875,17 +898,19 @@ class Atari:
             # frame buffers, with the snapshot loaded into them as ALE would.
             if self._cuda is not None:
                 now, now_f = (x.cpu() for x in self._cuda.export_state(torch.from_numpy(ids)))
-            else:
-                now, now_f = torch.from_numpy(consoles[ids]), torch.from_numpy(fbs[ids])
-            merged = now.numpy().copy()
+                now_f = now_f.to(c.device)
+            else:   # the frame buffers stay where they are
+                now, now_f = torch.from_numpy(consoles[ids]), None
+            merged = now.numpy()
             _core.ale_restore_rows(merged, np.ascontiguousarray(c.detach().cpu().numpy()), self._cfg,
                                    bool(state.get("include_rng", True)), *self._params()[2:])
-            c, f = torch.from_numpy(merged).to(c.device), now_f.to(f.device)
+            c, f = torch.from_numpy(merged).to(c.device), now_f
         if self._cuda is not None:
             self._cuda.import_state(torch.from_numpy(ids), c, f)
         else:
             consoles[ids] = c.detach().cpu().numpy()
-            fbs[ids] = f.detach().cpu().numpy()
+            if f is not None:
+                fbs[ids] = f.detach().cpu().numpy()
 
     # ---- observations ----
 

@@ -26,7 +26,7 @@ from gymnasium.utils import seeding
 from . import _core, _vector
 from .ale_settings import AleSettings
 from .ale_state import ALEState
-from .atari import Atari, _real_number
+from .atari import Atari, _real_number, _state_type_note
 from .human_render import HumanDisplay
 from ._rom_table import ROMS
 from .roms import PADDLE_MAX, PADDLE_MIN, _PADDLE_MAX_OVERRIDE, identify, load_rom
@@ -193,8 +193,9 @@ class ConsoleView:
         """Restores a ``cloneState`` state as ALE does; see ``AtariEnv.restore_state``.
         ``ALETypeError`` (also a TypeError, as ale-py) for anything but a state dict."""
         if not isinstance(state, dict) or "format" not in state:
-            raise ALETypeError(f"restoreState(): state must be a state from cloneState, got {type(state).__name__}"
-                               + (" without the keys of one" if isinstance(state, dict) else ""))
+            raise ALETypeError("restoreState(): state must be a state from cloneState"
+                               + (" (a dict without the keys of one)" if isinstance(state, dict)
+                                  else _state_type_note(state)))
         self._env.restore_state(state)
 
     def cloneSystemState(self) -> ALEState:  # noqa: N802
@@ -1142,8 +1143,10 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
     def clone_state(self, include_rng: bool = False) -> ALEState:
         """The console's state as ale-py's ``AtariEnv.clone_state`` (ALE ``cloneState``):
         a ``cule.ALEState`` (ale-py's ``ALEState`` methods on a one-console
-        ``cule.Atari.clone_state`` snapshot); without ``include_rng`` (ale-py's default)
-        restoring it leaves the sticky-action RNG as it is.
+        ``cule.Atari.clone_state(frame_buffers=False)`` snapshot: like ALE's states, it
+        leaves out the screen, which ALE's restore does not bring back); without
+        ``include_rng`` (ale-py's default) restoring it leaves the sticky-action RNG as
+        it is.
 
         Raises:
             ALETypeError (a TypeError, as ale-py's binding raises, and a
@@ -1151,7 +1154,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         """
         if not isinstance(include_rng, (bool, np.bool_)):
             raise ALETypeError(f"include_rng must be a bool, got {include_rng!r}")
-        return ALEState(self.atari.clone_state(include_rng=include_rng))
+        return ALEState(self.atari.clone_state(include_rng=include_rng, frame_buffers=False))
 
     def restore_state(self, state: dict) -> None:
         """Restores a ``clone_state`` snapshot as ALE 0.12.1's ``restoreState`` does (see

@@ -109,12 +109,13 @@ def test_serialize_round_trip_restores_the_same_future():
     state = ours.cloneState(include_rng=True)
     data = state.serialize()
     assert isinstance(data, bytes) and data == state.serialize()
+    # Like ALE's, the state leaves out the screen: the console's bytes and a header.
+    assert state["frame_buffers"] is None and len(data) < cule.build_info()["console_state_bytes"] + 1024
     for back in (cule.ALEState(data), cule.ALEState(bytearray(data)), pickle.loads(pickle.dumps(state)),
                  copy.deepcopy(state), copy.copy(state)):
         assert isinstance(back, cule.ALEState) and back == state and back.equals(state)
         assert _getters(back) == _getters(ref.cloneState())
-        for k in ("consoles", "frame_buffers"):
-            assert torch.equal(back[k], state[k])
+        assert torch.equal(back["consoles"], state["consoles"]) and back["frame_buffers"] is None
     buf = io.BytesIO()
     torch.save(dict(state), buf)      # a plain dict loads with weights_only=True
     buf.seek(0)
@@ -189,5 +190,37 @@ def test_bad_input_is_refused_clearly():
         empty.getFrameNumber()
     with pytest.raises(TypeError):
         ours.restoreState(empty)
+    with pytest.raises(TypeError, match="an ale-py state .*do not mix"):
+        ours.restoreState(ref.cloneState())
     # Nothing was changed by the refusals.
     assert ours.cloneState() == state and ours.getFrameNumber() == frame
+
+
+def test_a_batch_snapshot_with_frame_buffers_round_trips():
+    """An ALEState of one console of cule.Atari, frame buffers included: its bytes bring
+    back the screen too, and a full restore (not ALE's) takes it."""
+    emu = cule.Atari("breakout", 3, seed=7, num_threads=1)
+    for t in range(40):
+        emu.act(torch.tensor([1, 3, 4]))
+    state = cule.ALEState(emu.clone_state([1]))
+    data = state.serialize()
+    assert len(data) > cule.build_info()["frame_buffer_bytes"]
+    back = cule.ALEState(data)
+    for k in ("consoles", "frame_buffers", "digest", "frame_buffer_digest"):
+        assert torch.equal(back[k], state[k])
+    screen = emu.screen_rgb()[1].clone()
+    for t in range(30):
+        emu.act(torch.tensor([1, 1, 1]))
+    assert not torch.equal(emu.screen_rgb()[1], screen)
+    emu.restore_state(back, env_ids=[2])
+    assert torch.equal(emu.screen_rgb()[2], screen)
+    # Without frame buffers only an ALE restore takes a snapshot.
+    bare = emu.clone_state([0], frame_buffers=False)
+    assert bare["frame_buffers"] is None and bare["frame_buffer_digest"] is None
+    with pytest.raises(ValueError, match="no frame buffers"):
+        emu.restore_state(bare, env_ids=[1])
+    ram = emu.ram.clone()
+    emu.restore_state(bare, env_ids=[1], ale_semantics=True)
+    assert torch.equal(emu.ram[1], ram[0]) and torch.equal(emu.ram[2], ram[2])
+    with pytest.raises(ValueError, match="frame_buffers must be a bool"):
+        emu.clone_state(frame_buffers=1)
