@@ -56,6 +56,7 @@ class ALEState(dict):
     """
 
     __hash__ = None   # a dict: mutable, compared by value
+    __module__ = "cule"   # pickles and reprs name cule.ALEState, where users import it from
 
     def __init__(self, data=None) -> None:
         if data is None:

@@ -100,6 +100,11 @@ class ALETypeError(InvalidArgument, TypeError):
     ``InvalidArgument`` (so a ``ValueError``) and a ``TypeError``."""
 
 
+# Tracebacks and pickles name them where users import them from: cule.InvalidArgument ...
+for _cls in (InvalidArgument, ALERuntimeError, ALEIndexError, ALETypeError):
+    _cls.__module__ = "cule"
+
+
 @contextlib.contextmanager
 def _invalid_argument():
     """cule.Atari's ValueErrors as InvalidArgument (also a ValueError); an InvalidArgument,

@@ -224,3 +224,12 @@ def test_a_batch_snapshot_with_frame_buffers_round_trips():
     assert torch.equal(emu.ram[1], ram[0]) and torch.equal(emu.ram[2], ram[2])
     with pytest.raises(ValueError, match="frame_buffers must be a bool"):
         emu.clone_state(frame_buffers=1)
+
+
+def test_public_classes_are_named_where_users_import_them():
+    # Tracebacks show cule.InvalidArgument, and pickles of states and errors name cule's
+    # public classes (not the private module that defines them).
+    for cls in (cule.ALEState, cule.InvalidArgument, cule.ALETypeError, cule.ALERuntimeError, cule.ALEIndexError):
+        assert cls.__module__ == "cule" and getattr(cule, cls.__name__) is cls
+    err = pickle.loads(pickle.dumps(cule.ALETypeError("bad")))
+    assert type(err) is cule.ALETypeError and isinstance(err, TypeError) and str(err) == "bad"
