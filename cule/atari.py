@@ -819,12 +819,15 @@ class Atari:
         ``ale_restore_state``); ``cule.AtariEnv.restore_state`` uses it.
 
         Args:
-            state: the dict ``clone_state`` returned.
+            state: the dict ``clone_state`` returned (a ``cule.ALEState`` too).
             env_ids: the envs to overwrite, one per snapshot row (default: the env ids
                 the snapshot was taken from).
-            ale_semantics: restore as ALE 0.12.1's ``restoreState`` does (above).
+            ale_semantics: restore as ALE 0.12.1's ``restoreState`` does (above); the
+                only restore that takes a snapshot without frame buffers
+                (``clone_state(frame_buffers=False)``), since it keeps the consoles' own.
         Raises:
-            ValueError: a state of another game, format or build, consoles or frame buffers
+            ValueError: a snapshot without frame buffers for a full restore, an ale-py
+                state (said so), a state of another game, format or build, consoles or frame buffers
                 whose bytes do not match their digest (a corrupt or edited snapshot; a
                 snapshot saved before frame buffers had a digest is restored without
                 that check), or env ids that do
