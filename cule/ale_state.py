@@ -21,13 +21,15 @@ moves between cule envs of the same game, not to or from ale-py.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 
 import numpy as np
 import torch
 
 from . import _core
-from .atari import _row_digests
+from ._rom_table import ROMS
+from .atari import _row_digests, _state_type_note
 from .vector_env import ALETypeError, InvalidArgument
 
 _MAGIC = b"cule.ALEState/1\n"
@@ -44,31 +46,49 @@ class ALEState(dict):
 
     ``ALEState(data)``: the state whose ``serialize()`` gave the bytes ``data``;
     ``ALEState(snapshot)``: wraps a ``cule.Atari.clone_state`` dict of one console (its
-    values are shared, not copied); ``ALEState()``: an empty state (as ale-py's
-    ``ALEState()``; it cannot be restored and its getters raise).
+    values are shared, not copied) after checking it; ``ALEState()``: an empty state (as
+    ale-py's ``ALEState()``; it cannot be restored and its getters raise).  States hash
+    by identity, as ale-py's, while ``==`` compares them as ``equals`` does.
 
     Raises:
         ALETypeError (a TypeError, as ale-py's binding raises, and a ValueError):
-            ``data`` is neither bytes nor a snapshot dict.
+            ``data`` is neither bytes nor a snapshot dict (None and ale-py's states
+            included), or more than one argument.
         InvalidArgument (a ValueError): bytes that are not a serialized cule state, or
-            that are truncated or corrupt (each console row's checksum is checked); a
-            dict that is not a ``cule.Atari.clone_state`` snapshot of exactly one console.
+            that are truncated, edited or corrupt (their BLAKE2b checksum, then each
+            row's, is checked); a dict that is not a ``cule.Atari.clone_state`` snapshot
+            of exactly one console, with all its keys, uint8 rows of this build's sizes
+            that match their checksums, a supported game and its ROM's MD5 and a bool
+            ``include_rng``.
     """
 
-    __hash__ = None   # a dict: mutable, compared by value
+    # Hashed by identity, as ale-py's ALEState (archives keyed by state objects), while
+    # == compares states as ALE does: like ale-py's, equal states can hash differently.
+    __hash__ = object.__hash__
     __module__ = "cule"   # pickles and reprs name cule.ALEState, where users import it from
 
-    def __init__(self, data=None) -> None:
-        if data is None:
+    def __init__(self, *data) -> None:
+        if not data:
             super().__init__()
-        elif isinstance(data, (bytes, bytearray, memoryview)):
+            return
+        if len(data) > 1:
+            raise ALETypeError(f"ALEState() takes one argument (bytes or a snapshot dict), got {len(data)}")
+        data = data[0]
+        if isinstance(data, (bytes, bytearray, memoryview)):
             super().__init__(_deserialize(bytes(data)))
         elif isinstance(data, dict):
-            _check_snapshot(data)
+            _check_snapshot(data, deep=True)
             super().__init__(data)
         else:
-            raise ALETypeError(f"ALEState() takes the bytes of ALEState.serialize() or a cule.Atari.clone_state "
-                               f"dict, got {type(data).__name__}")
+            raise ALETypeError("ALEState() takes the bytes of ALEState.serialize() or a cule.Atari.clone_state "
+                               "dict" + (_state_type_note(data) or f", got {type(data).__name__}"))
+
+    @classmethod
+    def _of(cls, snapshot: dict) -> "ALEState":
+        """A state of a snapshot cule.Atari.clone_state just made (no checks needed)."""
+        state = cls.__new__(cls)
+        dict.__init__(state, snapshot)
+        return state
 
     # ---- ale_py.ALEState's getters ----
 
@@ -118,7 +138,8 @@ class ALEState(dict):
         body = [_row_bytes(self["consoles"], "consoles")]
         if fbs:
             body.append(_row_bytes(self["frame_buffers"], "frame_buffers"))
-        return b"".join([_MAGIC, text, b"\n"] + body)
+        data = b"".join([_MAGIC, text, b"\n"] + body)
+        return data + _checksum(data)
 
     def equals(self, other: "ALEState") -> bool:
         """Whether ``other`` holds the same state as ALE judges it (ALE
@@ -134,8 +155,9 @@ class ALEState(dict):
         Raises ALETypeError (a TypeError, as ale-py) for anything but a state, and
         InvalidArgument for a dict that is not a one-console snapshot.
         """
-        if not isinstance(other, dict):
-            raise ALETypeError(f"equals() takes an ALEState, got {type(other).__name__}")
+        if not isinstance(other, dict) or (other and "format" not in other):
+            raise ALETypeError("equals() takes an ALEState" + (" (a dict without the keys of one)"
+                                                                if isinstance(other, dict) else _state_type_note(other)))
         if not self or not other:
             return not self and not other
         return _ale_key(self) == _ale_key(other)
@@ -145,7 +167,7 @@ class ALEState(dict):
             return NotImplemented
         try:
             return self.equals(other)
-        except InvalidArgument:     # not a one-console snapshot: no ALEState equals it
+        except InvalidArgument:     # not a one-console snapshot (nor a state): no ALEState equals it
             return False
 
     def __ne__(self, other) -> bool:
@@ -162,7 +184,10 @@ class ALEState(dict):
                 f"{self.getEpisodeFrameNumber()}), mode {self.getCurrentMode()}, difficulty {self.getDifficulty()}>")
 
 
-def _check_snapshot(state: dict) -> None:
+def _check_snapshot(state: dict, deep: bool = False) -> None:
+    """InvalidArgument unless ``state`` is a one-console snapshot; ``deep``: also its
+    values (the keys restore_state needs, uint8 rows of this build's sizes matching
+    their checksums, a supported game, a bool include_rng)."""
     if not state:
         raise InvalidArgument("the ALEState is empty (ALEState() holds no console): take one with cloneState()")
     if state.get("format") != _FORMAT:
@@ -175,6 +200,41 @@ def _check_snapshot(state: dict) -> None:
             raise InvalidArgument(f"an ALEState holds one console: its {k!r} must be a [1, n] uint8 array, got "
                                   + (f"shape {tuple(rows.shape)}" if hasattr(rows, "shape") else type(rows).__name__)
                                   + " (take a batch's console i with clone_state([i]))")
+    if not deep:
+        return
+    missing = [k for k in _META + _ROWS if k not in state]
+    if missing:
+        raise InvalidArgument(f"the state lacks {', '.join(missing)}: not a complete cule.Atari.clone_state snapshot")
+    if not isinstance(state["include_rng"], (bool, np.bool_)):
+        raise InvalidArgument("the state's include_rng must be a bool")
+    if state["console_state_bytes"] != _core.console_state_bytes or state["frame_buffer_bytes"] != 2 * _core.frame_buffer_bytes:
+        raise InvalidArgument("the state was saved by a cule build with another console layout")
+    try:
+        _game_config(state["game"])
+    except (TypeError, ValueError) as e:
+        raise InvalidArgument(f"the state's game: {e}") from None
+    if state["md5"] != ROMS[state["game"]]["md5"]:
+        raise InvalidArgument(f"the state's ROM MD5 {state['md5']!r} is not that of {state['game']!r}")
+    consoles = _one_row(state["consoles"], "consoles")
+    if consoles.shape[1] != _core.console_state_bytes or not _same_ints(state["digest"], _row_digests(consoles)):
+        raise InvalidArgument("the state's consoles do not match their checksum (a corrupt or edited snapshot)")
+    if state["frame_buffers"] is not None:
+        fbs = _one_row(state["frame_buffers"], "frame_buffers")
+        if (fbs.shape[1] != 2 * _core.frame_buffer_bytes
+                or not _same_ints(state["frame_buffer_digest"], _row_digests(fbs) ^ _row_digests(consoles))):
+            raise InvalidArgument("the state's frame buffers do not match their checksum (a corrupt or edited "
+                                  "snapshot)")
+
+
+def _one_row(rows, name: str) -> torch.Tensor:
+    return torch.frombuffer(bytearray(_row_bytes(rows, name)), dtype=torch.uint8).reshape(1, -1)
+
+
+def _same_ints(given, expected: torch.Tensor) -> bool:
+    try:
+        return isinstance(given, torch.Tensor) and torch.equal(given.cpu().reshape(-1), expected.cpu().reshape(-1))
+    except (TypeError, RuntimeError):
+        return False
 
 
 @functools.lru_cache(maxsize=None)
@@ -192,7 +252,7 @@ def _ale_key(state: dict) -> tuple:
     rows = np.ascontiguousarray(np.frombuffer(_row_bytes(state["consoles"], "consoles"), np.uint8).reshape(1, -1))
     if rows.shape[1] != _core.console_state_bytes:
         raise InvalidArgument("the state was saved by a cule build with another console layout")
-    include_rng = state.get("include_rng")
+    include_rng = state.get("include_rng", True)    # as restore_state reads it
     if not isinstance(include_rng, (bool, np.bool_)):
         raise InvalidArgument("the state's include_rng must be a bool")
     try:
@@ -201,7 +261,10 @@ def _ale_key(state: dict) -> tuple:
         raise InvalidArgument(f"the state's game: {e}") from None
     key = np.zeros_like(rows)
     _core.ale_restore_rows(key, rows, cfg, bool(include_rng), 0, _core.NO_LIVES_LIMIT)
-    return state.get("game"), state.get("md5"), state.get("cpu", "low"), bool(include_rng), key.tobytes()
+    # A console that tracks the TIA's sound and one that does not differ in ALE's state
+    # (its TIA's sound bytes): sound observations on or off.
+    return (state.get("game"), state.get("md5"), state.get("cpu", "low"), bool(include_rng),
+            bool(state.get("sound", False)), key.tobytes())
 
 
 def _row_bytes(rows, name: str) -> bytes:
@@ -211,14 +274,23 @@ def _row_bytes(rows, name: str) -> bytes:
     return a.tobytes()
 
 
+def _checksum(data: bytes) -> bytes:
+    """The 16 bytes that end serialize()'s output: BLAKE2b of everything before them
+    (so an edited header is refused as well as edited console bytes)."""
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
 def _deserialize(data: bytes) -> dict:
     bad = "not the bytes of a cule ALEState (ALEState.serialize())"
     if not data.startswith(_MAGIC):
         raise InvalidArgument(bad + (": an ale-py state's bytes cannot be read by cule" if data else ": empty"))
+    data, check = data[:-16], data[-16:]
+    if _checksum(data) != check:
+        raise InvalidArgument("the ALEState's bytes are truncated, padded or corrupt: their checksum does not match")
     end = data.find(b"\n", len(_MAGIC))
     try:
         head = json.loads(data[len(_MAGIC):end]) if end > 0 else None
-    except ValueError:
+    except (ValueError, RecursionError):
         head = None
     damaged = InvalidArgument(bad + ": its header is damaged")
     if (not isinstance(head, dict) or head.get("format") != _FORMAT
@@ -229,7 +301,8 @@ def _deserialize(data: bytes) -> dict:
     if (not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in (cs, fs))
             or not isinstance(fbs, bool) or not (fbs or head["frame_buffer_digest"] is None)
             or any(not isinstance(head[k], list) or len(head[k]) != 1
-                   or not all(isinstance(v, int) and not isinstance(v, bool) for v in head[k]) for k in rows)):
+                   or not all(isinstance(v, int) and not isinstance(v, bool) and -2**63 <= v < 2**63 for v in head[k])
+                   for k in rows)):
         raise damaged
     body = data[end + 1:]
     size = cs + (fs if fbs else 0)

@@ -54,6 +54,8 @@ def _state_type_note(state) -> str:
     if kind.__module__.split(".")[0] == "ale_py":
         return (f", got an ale-py state ({kind.__module__}.{kind.__name__}): ale-py's and cule's states "
                 "do not mix (take the state from cule's clone_state / cloneState)")
+    if isinstance(state, (bytes, bytearray, memoryview)):
+        return ", got bytes (ALEState.serialize()'s bytes are read with cule.ALEState(data))"
     return "" if isinstance(state, dict) else f", got {kind.__name__}"
 
 

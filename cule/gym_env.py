@@ -1152,9 +1152,9 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             ALETypeError (a TypeError, as ale-py's binding raises, and a
             gymnasium.error.Error): ``include_rng`` is not a bool.
         """
-        if not isinstance(include_rng, (bool, np.bool_)):
+        if not isinstance(include_rng, bool):   # ale-py's binding refuses NumPy bools too
             raise ALETypeError(f"include_rng must be a bool, got {include_rng!r}")
-        return ALEState(self.atari.clone_state(include_rng=include_rng, frame_buffers=False))
+        return ALEState._of(self.atari.clone_state(include_rng=include_rng, frame_buffers=False))
 
     def restore_state(self, state: dict) -> None:
         """Restores a ``clone_state`` snapshot as ALE 0.12.1's ``restoreState`` does (see
@@ -1163,13 +1163,19 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         sticky-action RNG go on from before the restore.
 
         Raises:
+            ALETypeError (a TypeError, as ale-py's binding raises, and an
+                InvalidArgument): anything but a state (an ale-py state included).
             InvalidArgument: a snapshot of several consoles, of another game or ROM, of
                 the other ALE CPU core, or one that is corrupt or malformed (see
                 ``cule.Atari.restore_state``); nothing is changed then.
         """
+        if not isinstance(state, dict) or not state.get("format"):
+            raise ALETypeError("restore_state(): state must be a state from clone_state"
+                               + (" (a dict without the keys of one)" if isinstance(state, dict)
+                                  else _state_type_note(state)))
         # An ALE state has no env ids: a one-console snapshot of any batch goes to this env.
-        rows = state.get("consoles") if isinstance(state, dict) else None
-        if rows is not None and hasattr(rows, "__len__") and len(rows) != 1:
+        rows = state.get("consoles")
+        if rows is not None and getattr(rows, "ndim", None) == 2 and len(rows) != 1:
             raise InvalidArgument(f"state holds {len(rows)} consoles; this env has one: take the snapshot of a "
                                   f"batch with clone_state([i]) for console i")
         with _invalid_argument():

@@ -163,26 +163,57 @@ def test_bad_input_is_refused_clearly():
     ours.act(0)
     state, frame = ours.cloneState(), ours.getFrameNumber()
     data = state.serialize()
+    from cule.ale_state import _checksum
+
+    def resealed(b):   # bytes edited and given a matching checksum (a forgery)
+        return b + _checksum(b)
+
+    body = data[:-16]
     cases = {
         b"": "empty",
         ref.cloneState().serialize(): "an ale-py state's bytes cannot be read",
-        data[:-1]: "truncated or padded",
-        data + b"\0": "truncated or padded",
-        data[:20] + b"#" + data[21:]: "header is damaged",
-        data[:-7] + bytes([data[-7] ^ 1]) + data[-6:]: "corrupt: a checksum",
+        data[:-1]: "checksum does not match",
+        data + b"\0": "checksum does not match",
+        data[:20] + b"#" + data[21:]: "checksum does not match",               # the header
+        data.replace(b'"include_rng":false', b'"include_rng":true '): "checksum does not match",
+        data[:-27] + bytes([data[-27] ^ 1]) + data[-26:]: "checksum does not match",   # the console
+        resealed(body[:20] + b"#" + body[21:]): "header is damaged",
+        resealed(body.replace(b'"digest":[', b'"digest":[1180591620717411303424,')): "header is damaged",
+        resealed(body[:body.index(b"\n") + 1] + b"[" * 100000 + body[body.index(b"\n", 16):]): "header is damaged",
+        resealed(body[:-1]): "truncated or padded",
+        resealed(body[:-11] + bytes([body[-11] ^ 1]) + body[-10:]): "corrupt: a checksum",
     }
     for bad, words in cases.items():
         with pytest.raises(cule.InvalidArgument, match=words):
             cule.ALEState(bad)
-    for bad in (3, "abc", None.__class__, [data]):
+    # A dict is checked as deeply: its keys, checksums, sizes, game and include_rng.
+    snap = dict(state)
+    for edit, words in ((dict(digest=snap["digest"] + 1), "checksum"), (dict(game="breakout"), "MD5"),
+                        (dict(game="no_such_game"), "game"), (dict(include_rng=1), "include_rng"),
+                        (dict(consoles=snap["consoles"].to(torch.int16)), "uint8"),
+                        (dict(consoles=snap["consoles"][:, :-1]), "checksum"),
+                        (dict(console_state_bytes=1), "layout")):
+        with pytest.raises(cule.InvalidArgument, match=words):
+            cule.ALEState({**snap, **edit})
+    with pytest.raises(cule.InvalidArgument, match="lacks digest"):
+        cule.ALEState({k: v for k, v in snap.items() if k != "digest"})
+    for bad in (3, "abc", None, [data]):
         with pytest.raises(TypeError):
             cule.ALEState(bad)
+    with pytest.raises(TypeError, match="ale-py state"):
+        cule.ALEState(ref.cloneState())
     with pytest.raises(cule.InvalidArgument, match="one console"):
         cule.ALEState(cule.Atari("pong", 2, num_threads=1).clone_state())
     with pytest.raises(cule.InvalidArgument, match="not a console state"):
         cule.ALEState({"format": "other"})
     with pytest.raises(TypeError):
         state.equals(None)
+    with pytest.raises(TypeError, match="ale-py state"):
+        state.equals(ref.cloneState())
+    with pytest.raises(TypeError, match="without the keys"):
+        state.equals({"a": 1})
+    # Hashed by identity, as ale-py's states (archives keyed by them).
+    assert len({state, cule.ALEState(data), state}) == 2 and hash(state) == hash(state)
     assert (state == 3) is False and (state != 3) is True
     empty = cule.ALEState()
     assert empty == cule.ALEState() and empty != state and state != empty
@@ -192,6 +223,17 @@ def test_bad_input_is_refused_clearly():
         ours.restoreState(empty)
     with pytest.raises(TypeError, match="an ale-py state .*do not mix"):
         ours.restoreState(ref.cloneState())
+    import gymnasium as gym
+
+    env = gym.make("cule/Pong-v5").unwrapped
+    env.reset(seed=1)
+    before = env.clone_state()
+    for bad in (5, None, data, [], {}, cule.ALEState(), ref.cloneState()):
+        with pytest.raises(TypeError):
+            env.restore_state(bad)
+    with pytest.raises(TypeError):
+        env.clone_state(include_rng=np.bool_(True))   # as ale-py's binding
+    assert env.clone_state() == before
     # Nothing was changed by the refusals.
     assert ours.cloneState() == state and ours.getFrameNumber() == frame
 
@@ -233,3 +275,28 @@ def test_public_classes_are_named_where_users_import_them():
         assert cls.__module__ == "cule" and getattr(cule, cls.__name__) is cls
     err = pickle.loads(pickle.dumps(cule.ALETypeError("bad")))
     assert type(err) is cule.ALETypeError and isinstance(err, TypeError) and str(err) == "bad"
+
+
+def test_equals_tells_sound_on_from_off_as_ale_does():
+    """ALE's state holds its TIA's sound bytes, which only a console with sound
+    observations keeps up: two consoles alike but for sound_obs are not equal in ale-py."""
+    answers = []
+    for mod in (ale_py, cule):
+        pair = []
+        for sound in (False, True):
+            ale = mod.ALEInterface()
+            ale.setInt("random_seed", 3)
+            ale.setBool("sound_obs", sound)
+            ale.loadROM(ale_py.roms.get_rom_path("space_invaders"))
+            for i in range(120):
+                ale.act(i % 6)
+            pair.append(ale)
+        quiet, loud = pair
+        s_quiet, s_loud = quiet.cloneState(), loud.cloneState()
+        r = [s_quiet.equals(s_loud)]
+        quiet.restoreState(s_loud)
+        r.append(quiet.cloneState().equals(s_loud))
+        loud.restoreState(s_loud)
+        r.append(loud.cloneState().equals(s_loud))
+        answers.append(r)
+    assert answers[0] == answers[1] == [False, False, True]
