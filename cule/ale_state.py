@@ -29,7 +29,7 @@ import torch
 
 from . import _core
 from ._rom_table import ROMS
-from .atari import _row_digests, _state_type_note
+from .atari import _check_snapshot_digests, _row_digests, _state_type_note
 from .vector_env import ALETypeError, InvalidArgument
 
 _MAGIC = b"cule.ALEState/1\n"
@@ -216,25 +216,17 @@ def _check_snapshot(state: dict, deep: bool = False) -> None:
     if state["md5"] != ROMS[state["game"]]["md5"]:
         raise InvalidArgument(f"the state's ROM MD5 {state['md5']!r} is not that of {state['game']!r}")
     consoles = _one_row(state["consoles"], "consoles")
-    if consoles.shape[1] != _core.console_state_bytes or not _same_ints(state["digest"], _row_digests(consoles)):
-        raise InvalidArgument("the state's consoles do not match their checksum (a corrupt or edited snapshot)")
-    if state["frame_buffers"] is not None:
-        fbs = _one_row(state["frame_buffers"], "frame_buffers")
-        if (fbs.shape[1] != 2 * _core.frame_buffer_bytes
-                or not _same_ints(state["frame_buffer_digest"], _row_digests(fbs) ^ _row_digests(consoles))):
-            raise InvalidArgument("the state's frame buffers do not match their checksum (a corrupt or edited "
-                                  "snapshot)")
+    fbs = None if state["frame_buffers"] is None else _one_row(state["frame_buffers"], "frame_buffers")
+    if consoles.shape[1] != _core.console_state_bytes or fbs is not None and fbs.shape[1] != 2 * _core.frame_buffer_bytes:
+        raise InvalidArgument("the state's rows are not this build's console and frame-buffer sizes: they cannot "
+                              "match their checksum (a corrupt or edited snapshot)")
+    _check_snapshot_digests(consoles, fbs, state, "the state's", InvalidArgument)
 
 
 def _one_row(rows, name: str) -> torch.Tensor:
+    """A one-row snapshot array as a uint8 [1, n] CPU tensor of its own (InvalidArgument
+    for another dtype)."""
     return torch.frombuffer(bytearray(_row_bytes(rows, name)), dtype=torch.uint8).reshape(1, -1)
-
-
-def _same_ints(given, expected: torch.Tensor) -> bool:
-    try:
-        return isinstance(given, torch.Tensor) and torch.equal(given.cpu().reshape(-1), expected.cpu().reshape(-1))
-    except (TypeError, RuntimeError):
-        return False
 
 
 @functools.lru_cache(maxsize=None)
@@ -249,7 +241,7 @@ def _ale_key(state: dict) -> tuple:
     restoreState would leave it if everything it does not restore were zero
     (csrc/ale_env.hpp ale_restore_state, applied to a zeroed console)."""
     _check_snapshot(state)
-    rows = np.ascontiguousarray(np.frombuffer(_row_bytes(state["consoles"], "consoles"), np.uint8).reshape(1, -1))
+    rows = _one_row(state["consoles"], "consoles").numpy()
     if rows.shape[1] != _core.console_state_bytes:
         raise InvalidArgument("the state was saved by a cule build with another console layout")
     include_rng = state.get("include_rng", True)    # as restore_state reads it

@@ -120,8 +120,22 @@ def _check_digests(rows: torch.Tensor, digests, what: str, error=ValueError) -> 
     bad = (_row_digests(rows) != d.to(rows.device)).nonzero().flatten().cpu()
     if len(bad):
         shown = ", ".join(str(int(r)) for r in bad[:8]) + (", ..." if len(bad) > 8 else "")
-        raise error(f"{what}: {len(bad)} row(s) ({shown}) do not match their digest; the snapshot is corrupt, "
-                    "was edited, or its rows were mixed with another snapshot's")
+        raise error(f"{what}: {len(bad)} row(s) ({shown}) do not match their digest (checksum); the snapshot is "
+                    "corrupt, was edited, or its rows were mixed with another snapshot's")
+
+
+def _check_snapshot_digests(c: torch.Tensor, f: Optional[torch.Tensor], state: dict, what: str,
+                            error=ValueError) -> None:
+    """Raises ``error`` unless a snapshot's console rows ``c`` match its ``digest`` and
+    its frame buffers ``f`` (None: the snapshot has none) its ``frame_buffer_digest``
+    (tied to the console's: a frame-buffer row of another snapshot is refused; a
+    snapshot saved before frame buffers had a digest is taken without that check)."""
+    _check_digests(c, state["digest"], f"{what} consoles", error)
+    if f is not None and "frame_buffer_digest" in state:
+        fd = state["frame_buffer_digest"]
+        if isinstance(fd, torch.Tensor) and fd.dtype == torch.int64 and tuple(fd.shape) == (len(c),):
+            fd = fd.to(c.device) ^ _row_digests(c)   # untied from the (checked) consoles
+        _check_digests(f, fd, f"{what} frame buffers", error)
 
 
 def _parse_device(device, error=ValueError) -> torch.device:
@@ -887,12 +901,7 @@ class Atari:
         if (c.dtype != torch.uint8 or c.ndim != 2 or c.shape[1] != cs
                 or f is not None and (f.dtype != torch.uint8 or f.ndim != 2 or len(c) != len(f) or f.shape[1] != fs)):
             raise ValueError("state arrays are malformed")
-        _check_digests(c, state["digest"], "state consoles")
-        if f is not None and "frame_buffer_digest" in state:
-            fd = state["frame_buffer_digest"]
-            if isinstance(fd, torch.Tensor) and fd.dtype == torch.int64 and tuple(fd.shape) == (len(c),):
-                fd = fd.to(c.device) ^ _row_digests(c)   # untied from the (checked) consoles
-            _check_digests(f, fd, "state frame buffers")
+        _check_snapshot_digests(c, f, state, "state")
         ids = _as_index_array(state["env_ids"] if env_ids is None else env_ids, "env_ids", self.num_envs)
         if len(ids) != len(c):
             raise ValueError(f"state holds {len(c)} consoles but {len(ids)} env ids were given")

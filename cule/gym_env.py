@@ -102,6 +102,14 @@ def _write_screen_png(path, rgb: np.ndarray) -> None:
     iio.imwrite(path, np.repeat(rgb, 2, axis=1), extension=".png")
 
 
+def _require_state(state, call: str, source: str) -> None:
+    """ALETypeError (a TypeError, as ale-py's binding raises) unless ``state`` is a state
+    dict; an ale-py state is named as such."""
+    if not isinstance(state, dict) or not state.get("format"):
+        raise ALETypeError(f"{call}: state must be a state from {source}"
+                           + (" (a dict without the keys of one)" if isinstance(state, dict) else _state_type_note(state)))
+
+
 class ConsoleView:
     """``AtariEnv.ale``: ALEInterface's methods for the env's console (ale-py 0.12.1's
     names, arguments and return types), for code that drives or reads
@@ -192,10 +200,7 @@ class ConsoleView:
     def restoreState(self, state: dict) -> None:  # noqa: N802
         """Restores a ``cloneState`` state as ALE does; see ``AtariEnv.restore_state``.
         ``ALETypeError`` (also a TypeError, as ale-py) for anything but a state dict."""
-        if not isinstance(state, dict) or "format" not in state:
-            raise ALETypeError("restoreState(): state must be a state from cloneState"
-                               + (" (a dict without the keys of one)" if isinstance(state, dict)
-                                  else _state_type_note(state)))
+        _require_state(state, "restoreState()", "cloneState")
         self._env.restore_state(state)
 
     def cloneSystemState(self) -> ALEState:  # noqa: N802
@@ -1169,10 +1174,7 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
                 the other ALE CPU core, or one that is corrupt or malformed (see
                 ``cule.Atari.restore_state``); nothing is changed then.
         """
-        if not isinstance(state, dict) or not state.get("format"):
-            raise ALETypeError("restore_state(): state must be a state from clone_state"
-                               + (" (a dict without the keys of one)" if isinstance(state, dict)
-                                  else _state_type_note(state)))
+        _require_state(state, "restore_state()", "clone_state")
         # An ALE state has no env ids: a one-console snapshot of any batch goes to this env.
         rows = state.get("consoles")
         if rows is not None and getattr(rows, "ndim", None) == 2 and len(rows) != 1:
