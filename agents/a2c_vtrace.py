@@ -44,7 +44,12 @@ Batching (``--num-envs`` N, ``--num-steps`` T, ``--num-minibatches`` M,
 Losses: reward clipping to {-1, 0, +1} (sign), V-trace policy gradient,
 ``value_coef`` (0.5) x mean squared error to the V-trace targets,
 ``entropy_coef`` (0.01) entropy bonus, gradient-norm clipping (0.5).
-Optimizer RMSprop (lr 6.5e-4, alpha 0.99, eps 1e-5) or Adam.
+Optimizer RMSprop (lr 6.5e-4, alpha 0.99, eps 1e-5) or Adam.  ``--model-init``:
+CleanRL's orthogonal weights with input x / 255 (the default) or the CuLE
+paper agent's Kaiming-normal weights with input (x - 127.5) / 128
+(``NatureCNN``).  With the CUDA batching (one update per 4,800 frames) the
+default had not begun to learn Pong after 9.3M frames on a CPU; ``cule``
+had (the README's Agent section).
 
 Environments
 ------------
@@ -237,30 +242,57 @@ def rom_id(game: str) -> str:
 class NatureCNN(nn.Module):
     """Nature-DQN torso (Mnih et al., 2015) with policy and value heads.
 
-    Input: ``uint8 [N, 4, 84, 84]`` (scaled by 1/255 inside).
+    Input: ``uint8 [N, 4, 84, 84]``.
     Output: ``(logits float [N, num_actions], value float [N])``.
+
+    ``init`` chooses the initial weights and the input scaling:
+
+    * ``"orthogonal"`` (CleanRL's Atari recipe): orthogonal weights with gain
+      sqrt(2), 0.01 for the policy head and 1 for the value head, so the first
+      policy is almost uniform; pixels scaled to [0, 1] (x / 255).
+    * ``"cule"`` (the CuLE paper's example agent, ``ActorCritic`` without its
+      ``--normalize``): Kaiming-normal weights (fan-in, ReLU), those of the
+      convolutions and the hidden layer times sqrt(2), the heads not; pixels
+      centred, (x - 127.5) / 128.  Biases are zero in both.
     """
 
-    def __init__(self, num_actions: int, in_channels: int = 4):
-        super().__init__()
+    INITS = ("orthogonal", "cule")
 
-        def init(layer, gain=math.sqrt(2.0)):
-            nn.init.orthogonal_(layer.weight, gain)
+    def __init__(self, num_actions: int, in_channels: int = 4, init: str = "orthogonal"):
+        super().__init__()
+        if init not in self.INITS:
+            raise ValueError(f"init must be one of {self.INITS}, got {init!r}")
+        self.init_name = init
+        if init == "orthogonal":
+            self._offset, self._divisor = 0.0, 255.0
+        else:
+            self._offset, self._divisor = 127.5, 128.0
+
+        def init_layer(layer, gain=math.sqrt(2.0)):
+            if init == "orthogonal":
+                nn.init.orthogonal_(layer.weight, gain)
+            else:
+                nn.init.kaiming_normal_(layer.weight, mode="fan_in", nonlinearity="relu")
+                if gain == math.sqrt(2.0):   # torso layers; the heads keep Kaiming's scale
+                    layer.weight.data.mul_(gain)
             nn.init.zeros_(layer.bias)
             return layer
 
         self.torso = nn.Sequential(
-            init(nn.Conv2d(in_channels, 32, 8, stride=4)), nn.ReLU(),
-            init(nn.Conv2d(32, 64, 4, stride=2)), nn.ReLU(),
-            init(nn.Conv2d(64, 64, 3, stride=1)), nn.ReLU(),
+            init_layer(nn.Conv2d(in_channels, 32, 8, stride=4)), nn.ReLU(),
+            init_layer(nn.Conv2d(32, 64, 4, stride=2)), nn.ReLU(),
+            init_layer(nn.Conv2d(64, 64, 3, stride=1)), nn.ReLU(),
             nn.Flatten(),
-            init(nn.Linear(64 * 7 * 7, 512)), nn.ReLU(),
+            init_layer(nn.Linear(64 * 7 * 7, 512)), nn.ReLU(),
         )
-        self.policy = init(nn.Linear(512, num_actions), gain=0.01)
-        self.value = init(nn.Linear(512, 1), gain=1.0)
+        self.policy = init_layer(nn.Linear(512, num_actions), gain=0.01)
+        self.value = init_layer(nn.Linear(512, 1), gain=1.0)
 
     def forward(self, obs: torch.Tensor):
-        h = self.torso(obs.float() / 255.0)
+        x = obs.float()
+        if self._offset:
+            x = x - self._offset
+        h = self.torso(x / self._divisor)
         return self.policy(h), self.value(h).squeeze(-1)
 
 
@@ -462,6 +494,9 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     add("--gamma", default=0.99, type=float, help="discount per agent step")
     add("--rho-bar", default=1.0, type=float, help="V-trace clip of the importance weights (rho)")
     add("--c-bar", default=1.0, type=float, help="V-trace clip of the trace cutting weights (c)")
+    add("--model-init", default="orthogonal", choices=list(NatureCNN.INITS),
+        help="initial weights and input scaling: orthogonal (CleanRL's: x / 255, near-uniform "
+             "first policy) or cule (the CuLE paper's agent: Kaiming-normal, (x - 127.5) / 128)")
     add("--optimizer", default="rmsprop", choices=["rmsprop", "adam"], help="optimizer")
     add("--lr", default=6.5e-4, type=float, help="learning rate")
     add("--alpha", default=0.99, type=float, help="RMSprop smoothing constant")
@@ -520,6 +555,10 @@ def parse_args(argv=None):
         if "game" in explicit and rom_id(explicit["game"]) != rom_id(ckpt["args"]["game"]):
             raise SystemExit(f"--game {explicit['game']} differs from the checkpoint's "
                              f"{ckpt['args']['game']}")
+        saved_init = ckpt["args"].get("model_init", "orthogonal")   # (older checkpoints)
+        if explicit.get("model_init", saved_init) != saved_init:
+            raise SystemExit(f"--model-init {explicit['model_init']} differs from the checkpoint's "
+                             f"{saved_init}")
         merged = vars(build_parser().parse_args([]))   # flags newer than the checkpoint
         merged.update(ckpt["args"])
         merged.update(explicit)
@@ -755,7 +794,7 @@ def train(args, ckpt=None):
                    repeat_action_probability=args.sticky_actions,
                    max_num_frames_per_episode=MAX_EPISODE_FRAMES,
                    num_threads=args.env_threads)
-    model = NatureCNN(env.num_actions).to(device)
+    model = NatureCNN(env.num_actions, init=args.model_init).to(device)
     train_model = model
     if world > 1:
         train_model = nn.parallel.DistributedDataParallel(

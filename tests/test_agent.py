@@ -4,6 +4,7 @@ synthetic image bandit, and short CPU smoke runs (single process with
 
 import csv
 import importlib.util
+import math
 import os
 import signal
 import socket
@@ -83,6 +84,39 @@ def test_model_shapes_and_amp():
     actions, logp = agent.act(model, obs, amp_dtype=torch.bfloat16)
     assert actions.dtype == torch.int64 and logp.dtype == torch.float32
     assert ((actions >= 0) & (actions < 6)).all() and (logp <= 0).all()
+
+
+def test_model_inits():
+    """--model-init: CleanRL's orthogonal recipe (the default; input x / 255, policy
+    head gain 0.01, so the first policy is nearly uniform) and the CuLE paper's agent
+    (Kaiming-normal fan-in weights, torso times sqrt(2), input (x - 127.5) / 128)."""
+    torch.manual_seed(0)
+    obs = torch.randint(0, 256, (64, 4, 84, 84), dtype=torch.uint8)
+    ortho = agent.NatureCNN(6)
+    assert ortho.init_name == "orthogonal"
+    # orthogonal rows: each row of the policy head has norm 0.01 (512 > 6 outputs)
+    assert torch.allclose(ortho.policy.weight.norm(dim=1), torch.full((6,), 0.01), rtol=1e-4)
+    torch.manual_seed(0)
+    cule_init = agent.NatureCNN(6, init="cule")
+    # Kaiming-normal (fan-in, ReLU): std sqrt(2 / fan_in); the torso's times sqrt(2)
+    conv1 = cule_init.torso[0].weight
+    assert abs(conv1.std().item() - math.sqrt(2.0 / (4 * 8 * 8)) * math.sqrt(2.0)) < 0.01
+    assert abs(cule_init.policy.weight.std().item() - math.sqrt(2.0 / 512)) < 0.01
+    assert all(float(b.detach().abs().max()) == 0.0 for n, b in cule_init.named_parameters() if n.endswith("bias"))
+    # the first policies: nearly uniform (entropy close to log 6) against a spread one
+    with torch.no_grad():
+        h_ortho = torch.distributions.Categorical(logits=ortho(obs)[0]).entropy().mean().item()
+        h_cule = torch.distributions.Categorical(logits=cule_init(obs)[0]).entropy().mean().item()
+    assert h_ortho > math.log(6) - 1e-3 and h_cule < math.log(6) - 0.01
+    # the input scaling: a model whose first layer sums its input sees x / 255 or (x - 127.5) / 128
+    for m, want in ((ortho, 255 / 255.0), (cule_init, (255 - 127.5) / 128.0)):
+        seen = []
+        hook = m.torso[0].register_forward_hook(lambda mod, inp, out: seen.append(inp[0]))
+        m(torch.full((1, 4, 84, 84), 255, dtype=torch.uint8))
+        hook.remove()
+        assert torch.all(seen[0] == want)
+    with pytest.raises(ValueError, match="init must be one of"):
+        agent.NatureCNN(6, init="xavier")
 
 
 def test_rollout_window_is_time_ordered():
@@ -181,7 +215,8 @@ def test_gif_frame_times_keep_15_fps(tmp_path):
 # learning sanity check
 # ---------------------------------------------------------------------------
 
-def test_learns_image_bandit():
+@pytest.mark.parametrize("init", ["orthogonal", "cule"])
+def test_learns_image_bandit(init):
     """Contextual bandit: a vertical bar is drawn at one of K=6 columns of a noisy
     84x84 image; the correct action is the bar's column (reward 1, else 0).
     Trained with the agent's own NatureCNN, a2c_vtrace_loss (T=1, episode ends
@@ -203,7 +238,7 @@ def test_learns_image_bandit():
             img[i, :, top[i]:top[i] + 40, x:x + 6] = 255
         return img, labels
 
-    model = agent.NatureCNN(K)
+    model = agent.NatureCNN(K, init=init)
     opt = agent.make_optimizer(model.parameters())  # RMSprop, lr 6.5e-4
     scaler = torch.amp.GradScaler("cpu", enabled=False)
     dones = torch.ones(1, B, dtype=torch.bool)
@@ -294,6 +329,10 @@ def test_smoke_run_and_resume(tmp_path):
          cwd=str(tmp_path))
     evals = [float(r["frames"]) for r in _rows(log_dir)[len(rows3):] if r["kind"] == "eval"]
     assert len(evals) >= 2 and int(evals[0]) // 600 > ckpt3["frames"] // 600
+    # a resumed run keeps the checkpoint's model (weights and input scaling)
+    proc = subprocess.run([sys.executable, SCRIPT, "--resume", log_dir, "--model-init", "cule"],
+                          env=_env(), capture_output=True, text=True, timeout=120, cwd=str(tmp_path))
+    assert proc.returncode != 0 and "--model-init cule differs from the checkpoint's orthogonal" in proc.stderr
     # resuming a run that reached its total emulates nothing and writes nothing
     rows4 = _rows(log_dir)
     _run([sys.executable, SCRIPT, "--resume", log_dir], cwd=str(tmp_path))
