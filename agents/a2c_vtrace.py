@@ -268,13 +268,13 @@ class NatureCNN(nn.Module):
         else:
             self._offset, self._divisor = 127.5, 128.0
 
-        def init_layer(layer, gain=math.sqrt(2.0)):
+        def init_layer(layer, gain=math.sqrt(2.0), head=False):
             if init == "orthogonal":
                 nn.init.orthogonal_(layer.weight, gain)
-            else:
+            else:   # (the heads keep Kaiming's scale; the torso's is times sqrt(2))
                 nn.init.kaiming_normal_(layer.weight, mode="fan_in", nonlinearity="relu")
-                if gain == math.sqrt(2.0):   # torso layers; the heads keep Kaiming's scale
-                    layer.weight.data.mul_(gain)
+                if not head:
+                    layer.weight.data.mul_(math.sqrt(2.0))
             nn.init.zeros_(layer.bias)
             return layer
 
@@ -285,8 +285,8 @@ class NatureCNN(nn.Module):
             nn.Flatten(),
             init_layer(nn.Linear(64 * 7 * 7, 512)), nn.ReLU(),
         )
-        self.policy = init_layer(nn.Linear(512, num_actions), gain=0.01)
-        self.value = init_layer(nn.Linear(512, 1), gain=1.0)
+        self.policy = init_layer(nn.Linear(512, num_actions), gain=0.01, head=True)
+        self.value = init_layer(nn.Linear(512, 1), gain=1.0, head=True)
 
     def forward(self, obs: torch.Tensor):
         x = obs.float()
