@@ -39,17 +39,24 @@ Batching (``--num-envs`` N, ``--num-steps`` T, ``--num-minibatches`` M,
   transitions and trains on (N / M) * T of them; with the default
   S = T / M every transition is trained on exactly once on average.
   S = T, M = 1 is plain synchronous A2C.  Defaults: CUDA N=1200, T=20,
-  M=20, S=1 (60 envs x 20 steps per update); CPU N=32, T=20, M=4, S=5.
+  M=20, S=1 (60 envs x 20 steps per update) with ``--model-init cule
+  --normalize-obs``; CPU N=32, T=20, M=4, S=5 with ``--model-init
+  orthogonal --no-normalize-obs``.
 
 Losses: reward clipping to {-1, 0, +1} (sign), V-trace policy gradient,
 ``value_coef`` (0.5) x mean squared error to the V-trace targets,
 ``entropy_coef`` (0.01) entropy bonus, gradient-norm clipping (0.5).
 Optimizer RMSprop (lr 6.5e-4, alpha 0.99, eps 1e-5) or Adam.  ``--model-init``:
-CleanRL's orthogonal weights with input x / 255 (the default) or the CuLE
+CleanRL's orthogonal weights with input x / 255 (the CPU default) or the CuLE
 paper agent's Kaiming-normal weights with input (x - 127.5) / 128
-(``NatureCNN``).  With the CUDA batching (one update per 4,800 frames) the
-default had not begun to learn Pong after 9.3M frames on a CPU; ``cule``
-had (the README's Agent section).
+(``NatureCNN``).  ``--normalize-obs`` normalises the input instead per pixel
+by the running mean and variance of the training observations, clipped to
+[-10, 10] (``RunningObsNorm``; the CuLE paper agent's ``--normalize``).  With
+the CUDA batching (one update per 4,800 frames), measured on a CPU, CleanRL's
+recipe had not begun to learn Pong after 9.3M frames, ``cule`` alone had
+barely begun, and ``cule`` with ``--normalize-obs`` scored +1.25 in the ALE-v5
+evaluation at 8M frames (the README's Agent section), so the CUDA defaults
+are those two.
 
 Environments
 ------------
@@ -239,6 +246,67 @@ def rom_id(game: str) -> str:
 # Model and loss
 # ----------------------------------------------------------------------------
 
+class RunningObsNorm(nn.Module):
+    """Per-element running mean and variance of observations, and the input
+    normalisation ``(x - mean) / sqrt(var + eps)`` they give.
+
+    The statistics are those of every element (stack slot, row, column) over
+    all the observations given to :meth:`update` so far, merged batch by batch
+    with the parallel algorithm of Chan et al. (1979), as in OpenAI baselines'
+    and Gymnasium's ``RunningMeanStd`` (which ``gymnasium.wrappers.
+    NormalizeObservation`` uses; that wrapper works on host NumPy arrays, this
+    one on the env's device).  ``eps`` is float32's machine epsilon and the
+    count starts at 1e-4, as in the CuLE paper's agent (``--normalize``).  The
+    state lives in buffers, so ``state_dict`` and checkpoints carry it.
+
+    Where a pixel barely varies, a change there is amplified a lot: in Pong
+    the ball and the paddles stand out from the constant background.  The
+    result is clipped to [-CLIP, CLIP] = [-10, 10], as baselines' and Stable
+    Baselines3's ``VecNormalize`` (``clip_obs=10``): without it, the first
+    statistics (all envs start on almost the same screen, so most pixels have
+    a variance near 0) turned the ball into inputs of thousands, and on the
+    CPU with the CUDA batching (1200 envs) the policy collapsed to one action
+    within 25 updates.
+    """
+
+    EPS = float(np.finfo(np.float32).eps)
+    CLIP = 10.0
+
+    def __init__(self, shape):
+        super().__init__()
+        self.register_buffer("mean", torch.zeros(shape, dtype=torch.float64))
+        self.register_buffer("var", torch.ones(shape, dtype=torch.float64))
+        self.register_buffer("count", torch.full((), 1e-4, dtype=torch.float64))
+
+    @torch.no_grad()
+    def update(self, obs: torch.Tensor) -> None:
+        """Merge a batch ``[n, *shape]`` into the statistics.  Under
+        ``torch.distributed`` the batches of all processes are merged (one
+        all-reduce), so every process keeps the same statistics."""
+        x = obs.reshape(obs.shape[0], -1).float()
+        var, mean = torch.var_mean(x, dim=0, correction=0)
+        n = torch.full((), float(x.shape[0]), dtype=torch.float64, device=x.device)
+        mean, var = mean.double(), var.double()
+        if dist.is_available() and dist.is_initialized() and dist.get_world_size() > 1:
+            moments = torch.cat([n.view(1), mean * n, (var + mean * mean) * n])
+            dist.all_reduce(moments)
+            n = moments[0]
+            mean = moments[1:1 + mean.numel()] / n
+            var = (moments[1 + mean.numel():] / n - mean * mean).clamp_(min=0.0)
+        mean, var = mean.view_as(self.mean), var.view_as(self.var)
+        total = self.count + n
+        delta = mean - self.mean
+        m2 = self.var * self.count + var * n + delta * delta * (self.count * n / total)
+        self.mean += delta * (n / total)
+        self.var.copy_(m2 / total)
+        self.count.copy_(total)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        mean = self.mean.float()
+        std = torch.sqrt(self.var + self.EPS).float()
+        return ((x - mean) / std).clamp_(-self.CLIP, self.CLIP)
+
+
 class NatureCNN(nn.Module):
     """Nature-DQN torso (Mnih et al., 2015) with policy and value heads.
 
@@ -254,15 +322,22 @@ class NatureCNN(nn.Module):
       ``--normalize``): Kaiming-normal weights (fan-in, ReLU), those of the
       convolutions and the hidden layer times sqrt(2), the heads not; pixels
       centred, (x - 127.5) / 128.  Biases are zero in both.
+
+    ``normalize_obs``: the input is instead normalised per element by the
+    running statistics of ``self.obs_norm`` (:class:`RunningObsNorm`, as the
+    CuLE paper agent's ``--normalize``, clipped to [-10, 10]); the caller feeds it observations
+    with ``obs_norm.update``.  ``self.obs_norm`` is None without it.
     """
 
     INITS = ("orthogonal", "cule")
 
-    def __init__(self, num_actions: int, in_channels: int = 4, init: str = "orthogonal"):
+    def __init__(self, num_actions: int, in_channels: int = 4, init: str = "orthogonal",
+                 normalize_obs: bool = False, obs_size: int = 84):
         super().__init__()
         if init not in self.INITS:
             raise ValueError(f"init must be one of {self.INITS}, got {init!r}")
         self.init_name = init
+        self.obs_norm = RunningObsNorm((in_channels, obs_size, obs_size)) if normalize_obs else None
         if init == "orthogonal":
             self._offset, self._divisor = 0.0, 255.0
         else:
@@ -290,9 +365,11 @@ class NatureCNN(nn.Module):
 
     def forward(self, obs: torch.Tensor):
         x = obs.float()
-        if self._offset:
-            x = x - self._offset
-        h = self.torso(x / self._divisor)
+        if self.obs_norm is not None:
+            x = self.obs_norm(x)
+        else:
+            x = (x - self._offset) / self._divisor if self._offset else x / self._divisor
+        h = self.torso(x)
         return self.policy(h), self.value(h).squeeze(-1)
 
 
@@ -494,9 +571,14 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     add("--gamma", default=0.99, type=float, help="discount per agent step")
     add("--rho-bar", default=1.0, type=float, help="V-trace clip of the importance weights (rho)")
     add("--c-bar", default=1.0, type=float, help="V-trace clip of the trace cutting weights (c)")
-    add("--model-init", default="orthogonal", choices=list(NatureCNN.INITS),
+    add("--model-init", default=None, choices=list(NatureCNN.INITS),
         help="initial weights and input scaling: orthogonal (CleanRL's: x / 255, near-uniform "
-             "first policy) or cule (the CuLE paper's agent: Kaiming-normal, (x - 127.5) / 128)")
+             "first policy) or cule (the CuLE paper's agent: Kaiming-normal, (x - 127.5) / 128); "
+             "default: CUDA cule, CPU orthogonal")
+    add("--normalize-obs", default=None, action=argparse.BooleanOptionalAction,
+        help="normalise the network's input per pixel by running mean and std of the observations "
+             "seen in training, clipped to [-10, 10], as the CuLE paper agent's --normalize (replaces "
+             "--model-init's scaling); default: on with CUDA, off on a CPU")
     add("--optimizer", default="rmsprop", choices=["rmsprop", "adam"], help="optimizer")
     add("--lr", default=6.5e-4, type=float, help="learning rate")
     add("--alpha", default=0.99, type=float, help="RMSprop smoothing constant")
@@ -555,12 +637,20 @@ def parse_args(argv=None):
         if "game" in explicit and rom_id(explicit["game"]) != rom_id(ckpt["args"]["game"]):
             raise SystemExit(f"--game {explicit['game']} differs from the checkpoint's "
                              f"{ckpt['args']['game']}")
-        saved_init = ckpt["args"].get("model_init", "orthogonal")   # (older checkpoints)
+        # The network's form is the checkpoint's (older checkpoints have neither key).
+        saved_init = ckpt["args"].get("model_init", "orthogonal")
         if explicit.get("model_init", saved_init) != saved_init:
             raise SystemExit(f"--model-init {explicit['model_init']} differs from the checkpoint's "
                              f"{saved_init}")
+        saved_norm = ckpt["args"].get("normalize_obs", False)
+        if explicit.get("normalize_obs", saved_norm) != saved_norm:
+            def flag(on):
+                return "--normalize-obs" if on else "--no-normalize-obs"
+            raise SystemExit(f"{flag(explicit['normalize_obs'])} differs from the checkpoint, "
+                             f"which was trained with {flag(saved_norm)}")
         merged = vars(build_parser().parse_args([]))   # flags newer than the checkpoint
         merged.update(ckpt["args"])
+        merged.update(model_init=saved_init, normalize_obs=saved_norm)   # (not the device's defaults)
         merged.update(explicit)
         merged["resume"] = path
         if "log_dir" not in explicit:
@@ -716,6 +806,15 @@ def seed_everything(seed: int):
 # Training
 # ----------------------------------------------------------------------------
 
+def model_defaults(cuda: bool) -> dict:
+    """``--model-init`` and ``--normalize-obs`` when not given.  They go with the
+    batching's defaults: the CUDA batching (one update per 4,800 frames) learnt Pong
+    with the CuLE agent's init and input normalisation and had not begun to with
+    CleanRL's by 9.3M frames (measured on a CPU, README Agent section); the CPU
+    batching's runs there are with CleanRL's."""
+    return {"model_init": "cule" if cuda else "orthogonal", "normalize_obs": cuda}
+
+
 def train(args, ckpt=None):
     """Run (or, with ``ckpt`` from ``parse_args``, continue) a training run.
 
@@ -762,6 +861,9 @@ def train(args, ckpt=None):
     T = args.num_steps
     M = args.num_minibatches = args.num_minibatches or (20 if cuda else 4)
     S = args.steps_per_update = args.steps_per_update or max(1, T // M)
+    for key, value in model_defaults(cuda).items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
     if N % M:
         raise SystemExit(f"--num-envs {N} is not divisible by --num-minibatches {M}")
     if not 1 <= S <= T:
@@ -794,7 +896,8 @@ def train(args, ckpt=None):
                    repeat_action_probability=args.sticky_actions,
                    max_num_frames_per_episode=MAX_EPISODE_FRAMES,
                    num_threads=args.env_threads)
-    model = NatureCNN(env.num_actions, init=args.model_init).to(device)
+    model = NatureCNN(env.num_actions, init=args.model_init,
+                      normalize_obs=args.normalize_obs).to(device)
     train_model = model
     if world > 1:
         train_model = nn.parallel.DistributedDataParallel(
@@ -879,6 +982,8 @@ def train(args, ckpt=None):
 
     def env_step():
         nonlocal frames, ep_return, last_return, has_finished
+        if model.obs_norm is not None:   # (each observation once, as it arrives)
+            model.obs_norm.update(rollout.current_obs())
         actions, log_probs = act(model, rollout.current_obs(), amp_dtype)
         obs, reward, done = env.step(actions)
         rollout.add(actions, log_probs, torch.sign(reward), done, obs)

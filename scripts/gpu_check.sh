@@ -182,7 +182,8 @@ if [ "$PHASE" = "steady" ]; then
 fi
 if [ "$PHASE" = "agent" ]; then
   # The agent's GPU target (issue 6): a mean score of 18 on pong within 2 minutes of
-  # wall-clock.  Its CUDA defaults (1,200 envs, 20 minibatches), training for
+  # wall-clock.  Its CUDA defaults (1,200 envs, 20 minibatches, --model-init cule
+  # --normalize-obs), training for
   # AGENT_MINUTES (default 3), then its final evaluation only (10 full ALE-v5 episodes).
   M="${AGENT_MINUTES:-3}"
   [[ "$M" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "AGENT_MINUTES must be a number of minutes, got '$M'"; exit 2; }

@@ -119,6 +119,73 @@ def test_model_inits():
         agent.NatureCNN(6, init="xavier")
 
 
+def test_running_obs_norm_matches_population_statistics():
+    """--normalize-obs: after batches of different sizes the statistics are the mean and
+    (population) variance of every element over all observations so far, merged with the
+    prior (mean 0, variance 1, count 1e-4) as in baselines' RunningMeanStd; the network's
+    input is (x - mean) / sqrt(var + float32 eps) (the CuLE paper agent's --normalize),
+    clipped to [-10, 10] (baselines' and SB3's VecNormalize clip_obs)."""
+    gen = torch.Generator().manual_seed(3)
+    batches = [torch.randint(0, 256, (n, 4, 84, 84), generator=gen, dtype=torch.uint8) for n in (1, 7, 40)]
+    batches[2][:, 0, 10, 10] = 87   # a constant pixel: variance 0 within that batch
+    for b in batches:
+        b[:, 1, 20, 20] = 50        # a pixel constant throughout: variance ~0.005 (the prior's)
+    norm = agent.RunningObsNorm((4, 84, 84))
+    for b in batches:
+        norm.update(b)
+    data = np.concatenate([b.numpy().astype(np.float64) for b in batches])
+    n, prior = len(data), 1e-4
+    mean = data.sum(0) / (n + prior)
+    m2 = ((data - data.mean(0)) ** 2).sum(0) + prior * 1.0 + data.mean(0) ** 2 * prior * n / (n + prior)
+    assert float(norm.count) == pytest.approx(n + prior, rel=1e-12)
+    np.testing.assert_allclose(norm.mean.numpy(), mean, rtol=1e-6)
+    np.testing.assert_allclose(norm.var.numpy(), m2 / (n + prior), rtol=1e-5)
+    # the network sees the normalised input, not x / 255
+    torch.manual_seed(0)
+    model = agent.NatureCNN(6, init="cule", normalize_obs=True)
+    model.obs_norm.load_state_dict(norm.state_dict())
+    assert {"obs_norm.mean", "obs_norm.var", "obs_norm.count"} <= set(model.state_dict())
+    seen = []
+    hook = model.torso[0].register_forward_hook(lambda mod, inp, out: seen.append(inp[0]))
+    x = batches[1][:2]
+    model(x)
+    hook.remove()
+    want = (x.numpy() - mean) / np.sqrt(m2 / (n + prior) + np.finfo(np.float32).eps)
+    np.testing.assert_allclose(seen[0].numpy(), np.clip(want, -10, 10), rtol=1e-4, atol=1e-4)
+    # clipped to [-10, 10] (VecNormalize's clip_obs): the pixel that was always 50, seen
+    # at 200 and at 0 (unclipped, about +2100 and -700)
+    odd = x.clone()
+    odd[0, 1, 20, 20], odd[1, 1, 20, 20] = 200, 0
+    seen.clear()
+    hook = model.torso[0].register_forward_hook(lambda mod, inp, out: seen.append(inp[0]))
+    model(odd)
+    hook.remove()
+    z = (np.array([200.0, 0.0]) - mean[1, 20, 20]) / np.sqrt(m2[1, 20, 20] / (n + prior))
+    assert z[0] > 1000 and z[1] < -100
+    assert seen[0][:, 1, 20, 20].tolist() == [10.0, -10.0]
+    assert agent.NatureCNN(6).obs_norm is None
+
+
+def test_model_defaults_follow_the_device(tmp_path):
+    """CUDA: the CuLE agent's init with --normalize-obs; CPU: CleanRL's orthogonal init
+    and x / 255.  A checkpoint written before these flags existed resumes with what its
+    run used (orthogonal, no normalisation), not with the device's defaults."""
+    assert agent.model_defaults(True) == {"model_init": "cule", "normalize_obs": True}
+    assert agent.model_defaults(False) == {"model_init": "orthogonal", "normalize_obs": False}
+    args = vars(agent.build_parser().parse_args([]))
+    assert args["model_init"] is None and args["normalize_obs"] is None
+    old_args = {k: v for k, v in args.items() if k not in ("model_init", "normalize_obs")}
+    old_args.update(num_envs=4, num_minibatches=2, steps_per_update=2, log_dir=str(tmp_path))
+    path = tmp_path / "checkpoint.pt"
+    torch.save({"args": old_args, "frames": 0, "updates": 0}, path)
+    resumed, _ = agent.parse_args(["--resume", str(path)])
+    assert resumed.model_init == "orthogonal" and resumed.normalize_obs is False
+    resumed, _ = agent.parse_args(["--resume", str(path), "--model-init", "orthogonal"])
+    assert resumed.model_init == "orthogonal"
+    with pytest.raises(SystemExit, match="--normalize-obs differs from the checkpoint"):
+        agent.parse_args(["--resume", str(path), "--normalize-obs"])
+
+
 def test_rollout_window_is_time_ordered():
     """The ring buffer returns the last T transitions, oldest first, after wrap-around."""
     T, N = 3, 4
@@ -215,12 +282,13 @@ def test_gif_frame_times_keep_15_fps(tmp_path):
 # learning sanity check
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("init", ["orthogonal", "cule"])
-def test_learns_image_bandit(init):
+@pytest.mark.parametrize("init,normalize_obs", [("orthogonal", False), ("cule", False), ("cule", True)])
+def test_learns_image_bandit(init, normalize_obs):
     """Contextual bandit: a vertical bar is drawn at one of K=6 columns of a noisy
     84x84 image; the correct action is the bar's column (reward 1, else 0).
     Trained with the agent's own NatureCNN, a2c_vtrace_loss (T=1, episode ends
-    every step), RMSprop defaults and gradient clipping; every batch is used
+    every step), RMSprop defaults and gradient clipping (and, with normalize_obs,
+    the running input normalisation fed each batch as it comes); every batch is used
     for two updates, the second one off-policy (V-trace corrected).
     Requirement: greedy accuracy >= 0.9 on fresh images and mean sampled
     reward >= 0.8 over the last 10 batches, within 150 batches (~25 s on 1 core).
@@ -238,7 +306,7 @@ def test_learns_image_bandit(init):
             img[i, :, top[i]:top[i] + 40, x:x + 6] = 255
         return img, labels
 
-    model = agent.NatureCNN(K, init=init)
+    model = agent.NatureCNN(K, init=init, normalize_obs=normalize_obs)
     opt = agent.make_optimizer(model.parameters())  # RMSprop, lr 6.5e-4
     scaler = torch.amp.GradScaler("cpu", enabled=False)
     dones = torch.ones(1, B, dtype=torch.bool)
@@ -247,6 +315,8 @@ def test_learns_image_bandit(init):
     for _ in range(150):
         img, labels = batch(B)
         obs = torch.stack([img, torch.zeros_like(img)])  # [T+1=2, B, 4, 84, 84]
+        if normalize_obs:
+            model.obs_norm.update(img)
         actions, logp = agent.act(model, img)
         rewards = (actions == labels).float()
         recent = (recent + [rewards.mean().item()])[-10:]
@@ -333,6 +403,10 @@ def test_smoke_run_and_resume(tmp_path):
     proc = subprocess.run([sys.executable, SCRIPT, "--resume", log_dir, "--model-init", "cule"],
                           env=_env(), capture_output=True, text=True, timeout=120, cwd=str(tmp_path))
     assert proc.returncode != 0 and "--model-init cule differs from the checkpoint's orthogonal" in proc.stderr
+    proc = subprocess.run([sys.executable, SCRIPT, "--resume", log_dir, "--normalize-obs"],
+                          env=_env(), capture_output=True, text=True, timeout=120, cwd=str(tmp_path))
+    assert proc.returncode != 0 and ("--normalize-obs differs from the checkpoint, which was trained with "
+                                     "--no-normalize-obs") in proc.stderr, proc.stderr
     # resuming a run that reached its total emulates nothing and writes nothing
     rows4 = _rows(log_dir)
     _run([sys.executable, SCRIPT, "--resume", log_dir], cwd=str(tmp_path))
@@ -353,11 +427,15 @@ def test_torchrun_two_processes(tmp_path):
     log_dir = str(tmp_path / "ddp")
     out, t = _run([sys.executable, "-m", "torch.distributed.run", "--nproc_per_node=2",
                    "--master_addr=127.0.0.1", f"--master_port={_free_port()}", SCRIPT, *TINY, "--total-frames", "2000",
-                   "--log-dir", log_dir], cwd=str(tmp_path))
+                   "--normalize-obs", "--log-dir", log_dir], cwd=str(tmp_path))
     ckpt = torch.load(os.path.join(log_dir, "checkpoint.pt"), weights_only=False)
     assert len(ckpt["rng_states"]) == 2  # one per rank
     # 2 ranks x 4 envs x 4 frames per step
     assert ckpt["frames"] % (2 * 4 * 4) == 0 and ckpt["frames"] >= 2000
+    # --normalize-obs: each observation acted on, of both ranks, counted once (frames / 4),
+    # after the prior's 1e-4
+    assert float(ckpt["model"]["obs_norm.count"]) == pytest.approx(1e-4 + ckpt["frames"] / 4, abs=1e-9)
+    assert ckpt["args"]["normalize_obs"] is True
     assert out.count("done:") == 1  # only rank 0 reports
     assert os.path.exists(os.path.join(log_dir, "learning_curve.png"))
     print(f"torchrun run {t:.1f}s")
