@@ -332,12 +332,12 @@ class NatureCNN(nn.Module):
     INITS = ("orthogonal", "cule")
 
     def __init__(self, num_actions: int, in_channels: int = 4, init: str = "orthogonal",
-                 normalize_obs: bool = False, obs_size: int = 84):
+                 normalize_obs: bool = False):
         super().__init__()
         if init not in self.INITS:
             raise ValueError(f"init must be one of {self.INITS}, got {init!r}")
         self.init_name = init
-        self.obs_norm = RunningObsNorm((in_channels, obs_size, obs_size)) if normalize_obs else None
+        self.obs_norm = RunningObsNorm((in_channels, 84, 84)) if normalize_obs else None
         if init == "orthogonal":
             self._offset, self._divisor = 0.0, 255.0
         else:
@@ -982,9 +982,10 @@ def train(args, ckpt=None):
 
     def env_step():
         nonlocal frames, ep_return, last_return, has_finished
+        current = rollout.current_obs()
         if model.obs_norm is not None:   # (each observation once, as it arrives)
-            model.obs_norm.update(rollout.current_obs())
-        actions, log_probs = act(model, rollout.current_obs(), amp_dtype)
+            model.obs_norm.update(current)
+        actions, log_probs = act(model, current, amp_dtype)
         obs, reward, done = env.step(actions)
         rollout.add(actions, log_probs, torch.sign(reward), done, obs)
         ep_return += reward
