@@ -33,7 +33,8 @@
 #                                          # the memos and with CULE_RESET_MEMO=0; budget
 #                                          # 200 s
 #   bash scripts/gpu_check.sh OUT agent    # the A2C+V-trace agent on pong with its CUDA
-#                                          # defaults for AGENT_MINUTES (3), then its final
+#                                          # defaults, without sticky actions (AGENT_ARGS),
+#                                          # for AGENT_MINUTES (3), then its final
 #                                          # evaluation: agent.log, progress.csv,
 #                                          # learning_curve.png; budget 480 s
 #
@@ -182,16 +183,19 @@ if [ "$PHASE" = "steady" ]; then
 fi
 if [ "$PHASE" = "agent" ]; then
   # The agent's GPU target (issue 6): a mean score of 18 on pong within 2 minutes of
-  # wall-clock.  Its CUDA defaults (1,200 envs, 20 minibatches, --model-init cule
-  # --normalize-obs), training for
-  # AGENT_MINUTES (default 3), then its final evaluation only (10 full ALE-v5 episodes).
+  # wall-clock, the CuLE paper's Pong figure, which was trained and tested without sticky
+  # actions.  Its CUDA defaults (1,200 envs, 20 minibatches, --model-init cule
+  # --normalize-obs) with AGENT_ARGS (default: that protocol, --sticky-actions 0
+  # --eval-sticky-actions 0), training for AGENT_MINUTES (default 3), then its final
+  # evaluation only (10 full episodes).
   M="${AGENT_MINUTES:-3}"
   [[ "$M" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "AGENT_MINUTES must be a number of minutes, got '$M'"; exit 2; }
-  echo "== agent: python agents/a2c_vtrace.py --max-minutes $M (pong, CUDA defaults)"
+  read -r -a AARGS <<< "${AGENT_ARGS---sticky-actions 0 --eval-sticky-actions 0}"
+  echo "== agent: python agents/a2c_vtrace.py --max-minutes $M ${AARGS[*]} (pong, CUDA defaults otherwise)"
   rm -rf /tmp/cule_agent
   # SIGINT first (the agent then saves its checkpoint), SIGKILL 20 s later.
   timeout -s INT -k 20 "$(limit "$(awk -v m="$M" 'BEGIN { print int(m * 60) + 300 }')" 5)" \
-    "$PY" agents/a2c_vtrace.py --max-minutes "$M" \
+    "$PY" agents/a2c_vtrace.py --max-minutes "$M" "${AARGS[@]}" \
     --log-dir /tmp/cule_agent --eval-interval 1000000000 --log-interval 200000 > "$OUT/agent.log" 2>&1
   rc=$?
   tr '\r' '\n' < "$OUT/agent.log" | grep -v "^ *$" | tail -5 | cut -c1-300   # (tqdm's updates end in \r)

@@ -186,6 +186,35 @@ def test_model_defaults_follow_the_device(tmp_path):
         agent.parse_args(["--resume", str(path), "--normalize-obs"])
 
 
+def test_eval_sticky_actions_set_the_evaluation_envs(tmp_path, monkeypatch):
+    """--sticky-actions sets the training envs' repeat_action_probability and
+    --eval-sticky-actions the evaluation envs' (0.25, ALE v5's, unless given); a
+    checkpoint written before the flag existed resumes with 0.25."""
+    made = []
+
+    def recording_make_env(*a, **kw):
+        env = make_env(*a, **kw)
+        made.append(env)
+        return env
+
+    make_env = agent.make_env
+    monkeypatch.setattr(agent, "make_env", recording_make_env)
+    args, _ = agent.parse_args([*TINY, "--env-backend", "cule", "--total-frames", "200", "--eval-interval", "100",
+                                "--eval-max-frames", "40", "--sticky-actions", "0.5", "--eval-sticky-actions", "0",
+                                "--log-dir", str(tmp_path / "run")])
+    agent.train(args)
+    assert len(made) == 2   # the training envs, then the evaluation envs (made once)
+    assert made[0].env.repeat_action_probability == 0.5
+    assert made[1].env.repeat_action_probability == 0.0
+    assert agent.build_parser().parse_args([]).eval_sticky_actions == 0.25
+    ckpt = torch.load(tmp_path / "run" / "checkpoint.pt", weights_only=False)
+    assert ckpt["args"]["eval_sticky_actions"] == 0.0
+    ckpt["args"].pop("eval_sticky_actions")
+    torch.save(ckpt, tmp_path / "old.pt")
+    resumed, _ = agent.parse_args(["--resume", str(tmp_path / "old.pt"), "--log-dir", str(tmp_path / "r")])
+    assert resumed.eval_sticky_actions == 0.25 and resumed.sticky_actions == 0.5
+
+
 def test_rollout_window_is_time_ordered():
     """The ring buffer returns the last T transitions, oldest first, after wrap-around."""
     T, N = 3, 4
@@ -466,6 +495,7 @@ def test_bad_sizes_fail_before_training(flag, tmp_path):
     (["--lr", "-1"], "--lr must be finite and > 0.0"),
     (["--lr", "0"], "--lr must be finite and > 0.0"),
     (["--sticky-actions", "1.5"], "--sticky-actions must be finite and in [0.0, 1.0]"),
+    (["--eval-sticky-actions", "-0.1"], "--eval-sticky-actions must be finite and in [0.0, 1.0]"),
     (["--entropy-coef", "nan"], "--entropy-coef must be finite"),
     (["--gamma", "2"], "--gamma must be finite and in [0.0, 1.0]"),
     (["--rho-bar", "-1"], "--rho-bar must be finite and > 0.0"),
