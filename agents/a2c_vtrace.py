@@ -57,7 +57,7 @@ recipe had not begun to learn Pong after 9.3M frames, ``cule`` alone had
 barely begun, and ``cule`` with ``--normalize-obs`` scored +1.25 in the ALE-v5
 evaluation at 8M frames (the README's Agent section), so the CUDA defaults
 are those two.  Trained and evaluated without sticky actions, as the CuLE
-paper's Pong, that recipe scored +19.0 at 8.4M frames.
+paper's Pong, that recipe scored +19.4 at 6M frames (1,231 updates).
 
 Environments
 ------------
