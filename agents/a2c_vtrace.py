@@ -77,9 +77,9 @@ Training envs: 84x84 grayscale, 4 stacked frames, frameskip 4 with max-pool,
 up to 30 no-op starts, sticky actions ``--sticky-actions`` (default 0.25),
 no episodic life.  Evaluation envs use the ALE v5 protocol: sticky actions
 ``--eval-sticky-actions`` (default 0.25; 0 for the v4 protocol, which the
-CuLE paper's tests used), frameskip 4, no no-op starts, no fire reset, no reward clipping, no
-episodic life, episodes up to 108000 frames (``--eval-max-frames`` lowers the
-cap); actions are sampled from the policy.
+CuLE paper's tests used), frameskip 4, no no-op starts, no fire reset, no
+reward clipping, no episodic life, episodes up to 108000 frames
+(``--eval-max-frames`` lowers the cap); actions are sampled from the policy.
 
 On CUDA with the cule backend nothing crosses to host memory in the training
 loop except the scalars logged every ``--log-interval`` frames (with the ale
