@@ -5,6 +5,8 @@ Usage::
     python agents/a2c_vtrace.py                         # Pong, CUDA if available
     python agents/a2c_vtrace.py --game breakout --total-frames 50000000
     python agents/a2c_vtrace.py --resume runs/pong-20250101-120000
+    python agents/a2c_vtrace.py --resume runs/pong-20250101-120000 --eval-only \
+        --eval-sticky-actions 0 --eval-episodes 8     # evaluate a checkpoint
     torchrun --nproc_per_node=2 agents/a2c_vtrace.py --game pong    # DDP
 
 Algorithm
@@ -97,7 +99,8 @@ finished one; ``episodes``: episodes finished since the previous row; losses
 averaged over the updates since the previous row; ``fps``: frames per second
 excluding evaluation) and one ``kind=eval`` row per evaluation
 (``return_mean``/``return_std``/``length_mean`` in score and frames,
-``episodes``).  ``time_s`` is training wall time in seconds.  Only rank 0
+``episodes``).  ``time_s`` is the run's wall time in seconds (evaluations
+included; a resumed run continues its count).  Only rank 0
 logs, evaluates and saves.  ``--resume`` takes a checkpoint file or a log
 directory; flags not given on the command line are taken from the checkpoint.
 The emulators themselves are not checkpointed: a resumed run starts new
@@ -592,7 +595,11 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
         help="repeat_action_probability of the training envs")
     add("--eval-sticky-actions", default=0.25, type=float,
         help="repeat_action_probability of the evaluation envs: 0.25 is the ALE v5 protocol "
-             "(Machado et al., 2018), 0 that of v4 and of the CuLE paper's tests")
+             "(Machado et al., 2018), 0 that of v4 and of the CuLE paper's tests; a resumed run "
+             "keeps its checkpoint's (use --eval-only to evaluate it under another)")
+    add("--eval-only", default=False, action="store_true",
+        help="with --resume: evaluate the checkpoint once (--eval-episodes, --eval-sticky-actions, "
+             "--eval-max-frames), print the returns, and train and write nothing")
     add("--amp", default=False, action="store_true",
         help="mixed precision: bf16 autocast on CPU, fp16 + GradScaler on CUDA")
     add("--torch-deterministic", default=True, action=argparse.BooleanOptionalAction,
@@ -607,7 +614,7 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     add("--eval-interval", default=1_000_000, type=int,
         help="frames between evaluations (0: off, the final one included)")
     add("--eval-episodes", default=10, type=int,
-        help="ALE-v5 episodes per evaluation (>= 1 unless --eval-interval 0)")
+        help="full episodes per evaluation (>= 1 unless --eval-interval 0)")
     add("--eval-max-frames", default=MAX_EPISODE_FRAMES, type=int,
         help="frame cap of an evaluation episode")
     add("--save-interval", default=1_000_000, type=int, help="frames between checkpoints")
@@ -626,6 +633,8 @@ def parse_args(argv=None):
     """
     args = build_parser().parse_args(argv)
     ckpt = None
+    if args.eval_only and not args.resume:
+        raise SystemExit("--eval-only evaluates a checkpoint: name it with --resume CHECKPOINT_OR_LOG_DIR")
     if args.resume:
         path = args.resume
         if os.path.isdir(path):
@@ -653,11 +662,18 @@ def parse_args(argv=None):
                 return "--normalize-obs" if on else "--no-normalize-obs"
             raise SystemExit(f"{flag(explicit['normalize_obs'])} differs from the checkpoint, "
                              f"which was trained with {flag(saved_norm)}")
+        # The evaluations in the run's progress.csv share one protocol.
+        saved_eval = ckpt["args"].get("eval_sticky_actions", 0.25)
+        if not args.eval_only and explicit.get("eval_sticky_actions", saved_eval) != saved_eval:
+            raise SystemExit(f"--eval-sticky-actions {explicit['eval_sticky_actions']:g} differs from the "
+                             f"checkpoint's {saved_eval:g}, which the run's evaluations used; evaluate the "
+                             f"checkpoint under another setting with --eval-only")
         merged = vars(build_parser().parse_args([]))   # flags newer than the checkpoint
         merged.update(ckpt["args"])
         merged.update(model_init=saved_init, normalize_obs=saved_norm)   # (not the device's defaults)
         merged.update(explicit)
         merged["resume"] = path
+        merged["eval_only"] = args.eval_only
         if "log_dir" not in explicit:
             merged["log_dir"] = os.path.dirname(os.path.abspath(path))
         args = argparse.Namespace(**merged)
@@ -813,6 +829,45 @@ def seed_everything(seed: int):
 # Training
 # ----------------------------------------------------------------------------
 
+def make_eval_env(args, device) -> TorchVectorEnv:
+    """The evaluation envs: ``--eval-episodes`` of them, the ALE v5 protocol with
+    ``--eval-sticky-actions``, no no-op starts, no fire reset, episodes capped at
+    ``--eval-max-frames`` frames."""
+    return make_env(args.game, args.eval_episodes, device, 0, backend=args.env_backend,
+                    repeat_action_probability=args.eval_sticky_actions, noop_max=0,
+                    use_fire_reset=False, num_threads=args.env_threads,
+                    max_num_frames_per_episode=min(args.eval_max_frames, MAX_EPISODE_FRAMES))
+
+
+def eval_seed(args, frames: int) -> int:
+    """The evaluation envs' and sampler's seed after ``frames`` frames of training."""
+    return (10**6 + args.seed * 100_003 + frames // FRAMESKIP) % 2**30
+
+
+def evaluate_checkpoint(args, ckpt):
+    """``--eval-only``: one evaluation of the checkpoint's policy, printed; nothing is
+    trained or written.  Returns ``(returns, lengths)`` as :func:`evaluate`."""
+    if args.eval_episodes < 1:
+        raise SystemExit(f"--eval-episodes must be >= 1, got {args.eval_episodes}")
+    if args.torch_threads > 0:
+        torch.set_num_threads(args.torch_threads)
+    device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    args.game = rom_id(args.game)
+    env = make_eval_env(args, device)
+    model = NatureCNN(env.num_actions, init=args.model_init, normalize_obs=args.normalize_obs).to(device)
+    model.load_state_dict(ckpt["model"])
+    amp_dtype = (torch.float16 if device.type == "cuda" else torch.bfloat16) if args.amp else None
+    try:
+        returns, lengths = evaluate(model, env, eval_seed(args, ckpt["frames"]), amp_dtype)
+    finally:
+        env.close()
+    print(f"checkpoint {args.resume} ({ckpt['frames']} frames, {ckpt['updates']} updates), "
+          f"{len(returns)} episodes, sticky actions {args.eval_sticky_actions + 0.0:g}: return "
+          f"{np.mean(returns):.2f} +- {np.std(returns):.2f} {[round(r, 1) for r in returns]}, "
+          f"length {np.mean(lengths):.0f} frames")
+    return returns, lengths
+
+
 def model_defaults(cuda: bool) -> dict:
     """``--model-init`` and ``--normalize-obs`` when not given.  They go with the
     batching's defaults: the CUDA batching (one update per 4,800 frames) learnt Pong
@@ -951,12 +1006,8 @@ def train(args, ckpt=None):
         nonlocal eval_env, last_log_time
         eval_start = time.time()
         if eval_env is None:
-            eval_env = make_env(args.game, args.eval_episodes, device, 0, backend=args.env_backend,
-                                repeat_action_probability=args.eval_sticky_actions, noop_max=0,
-                                use_fire_reset=False, num_threads=args.env_threads,
-                                max_num_frames_per_episode=min(args.eval_max_frames,
-                                                               MAX_EPISODE_FRAMES))
-        seed = (10**6 + args.seed * 100_003 + frames // FRAMESKIP) % 2**30
+            eval_env = make_eval_env(args, device)
+        seed = eval_seed(args, frames)
         video = [] if args.capture_video else None
         returns, lengths = evaluate(model, eval_env, seed, amp_dtype, video)
         if video:
@@ -1102,7 +1153,7 @@ def train(args, ckpt=None):
         plot_learning_curve(os.path.join(args.log_dir, "progress.csv"),
                             os.path.join(args.log_dir, "learning_curve.png"),
                             f"A2C+V-trace on {args.game}",
-                            f"eval (sticky actions {args.eval_sticky_actions:g})")
+                            f"eval (sticky actions {args.eval_sticky_actions + 0.0:g})")
         print(f"done: {frames} frames, {updates} updates, logs in {args.log_dir}")
     env.close()
     if eval_env is not None:
@@ -1114,6 +1165,8 @@ def train(args, ckpt=None):
 
 def main(argv=None):
     args, ckpt = parse_args(argv)
+    if args.eval_only:
+        return evaluate_checkpoint(args, ckpt)
     return train(args, ckpt)
 
 

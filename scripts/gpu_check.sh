@@ -34,7 +34,7 @@
 #                                          # 200 s
 #   bash scripts/gpu_check.sh OUT agent    # the A2C+V-trace agent on pong with its CUDA
 #                                          # defaults, without sticky actions (AGENT_ARGS),
-#                                          # for AGENT_MINUTES (3), then its final
+#                                          # for AGENT_MINUTES (2), then its final
 #                                          # evaluation: agent.log, progress.csv,
 #                                          # learning_curve.png; budget 480 s
 #
@@ -186,9 +186,9 @@ if [ "$PHASE" = "agent" ]; then
   # wall-clock, the CuLE paper's Pong figure, which was trained and tested without sticky
   # actions.  Its CUDA defaults (1,200 envs, 20 minibatches, --model-init cule
   # --normalize-obs) with AGENT_ARGS (default: that protocol, --sticky-actions 0
-  # --eval-sticky-actions 0), training for AGENT_MINUTES (default 3), then its final
-  # evaluation only (10 full episodes).
-  M="${AGENT_MINUTES:-3}"
+  # --eval-sticky-actions 0; a value given replaces both), training for AGENT_MINUTES
+  # (default 2, the target's), then its final evaluation only (10 full episodes).
+  M="${AGENT_MINUTES:-2}"
   [[ "$M" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "AGENT_MINUTES must be a number of minutes, got '$M'"; exit 2; }
   read -r -a AARGS <<< "${AGENT_ARGS---sticky-actions 0 --eval-sticky-actions 0}"
   echo "== agent: python agents/a2c_vtrace.py --max-minutes $M ${AARGS[*]} (pong, CUDA defaults otherwise)"

@@ -213,6 +213,20 @@ def test_eval_sticky_actions_set_the_evaluation_envs(tmp_path, monkeypatch):
     torch.save(ckpt, tmp_path / "old.pt")
     resumed, _ = agent.parse_args(["--resume", str(tmp_path / "old.pt"), "--log-dir", str(tmp_path / "r")])
     assert resumed.eval_sticky_actions == 0.25 and resumed.sticky_actions == 0.5
+    # A resumed run keeps its evaluations' protocol; --eval-only evaluates the checkpoint
+    # under another, printing the returns and writing nothing.
+    run = str(tmp_path / "run")
+    with pytest.raises(SystemExit, match="--eval-sticky-actions 0.25 differs from the checkpoint's 0, which"):
+        agent.parse_args(["--resume", run, "--eval-sticky-actions", "0.25"])
+    with pytest.raises(SystemExit, match="--eval-only evaluates a checkpoint"):
+        agent.parse_args(["--eval-only", "--device", "cpu"])
+    before = {name: (tmp_path / "run" / name).read_bytes() for name in ("checkpoint.pt", "progress.csv")}
+    returns, lengths = agent.main(["--resume", run, "--eval-only", "--eval-sticky-actions", "0.25",
+                                   "--eval-episodes", "3", "--eval-max-frames", "60"])
+    assert len(made) == 3 and made[2].env.repeat_action_probability == 0.25 and made[2].num_envs == 3
+    assert len(returns) == 3 and all(0 < n <= 60 for n in lengths)
+    assert {name: (tmp_path / "run" / name).read_bytes() for name in before} == before
+    assert not (tmp_path / "run" / "videos").exists()
 
 
 def test_rollout_window_is_time_ordered():
