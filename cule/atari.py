@@ -7,6 +7,7 @@ with an ``ale_py.ALEInterface`` given the same ROM, seed and actions.
 from __future__ import annotations
 
 import math
+import operator
 import os
 from typing import Optional, Sequence, Union
 
@@ -157,19 +158,40 @@ def _check_memory(num_envs: int, device: torch.device, emulated: bool, extra_per
                   what: str = "its consoles and frame buffers", error=ValueError) -> None:
     """``error`` when the consoles and their two frame buffers alone (plus
     ``extra_per_env`` bytes an env, e.g. a vector env's frame stacks) would not fit in the
-    machine's memory (the CPU's physical memory, or the GPU's), before anything is allocated."""
+    machine's memory (the host's available memory, or the GPU's), before anything is
+    allocated."""
     need = num_envs * (_core.console_state_bytes + 2 * _core.frame_buffer_bytes + extra_per_env)
     if device.type == "cuda" and not emulated:
         index = device.index if device.index is not None else torch.cuda.current_device()
         have, where = torch.cuda.get_device_properties(index).total_memory, f"GPU {index}"
     else:
-        try:
-            have, where = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"), "this machine"
-        except (ValueError, OSError, AttributeError):   # no such sysconf names here
+        have = _host_memory_available()
+        if have is None:
             return
+        have, where = have
     if need > have:
         raise error(f"num_envs={num_envs} needs at least {need / 2**30:.1f} GiB for {what}, more than the "
                     f"{have / 2**30:.1f} GiB of {where}")
+
+
+def _host_memory_available():
+    """(bytes, where) a new batch may take of the host's memory: Linux's MemAvailable
+    (/proc/meminfo: free memory plus what the kernel can reclaim without swapping), else
+    the physical memory; None when neither can be read."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):   # no such sysconf names here
+        total = None
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    avail = int(line.split()[1]) * 1024
+                    whole = f"; {total / 2**30:.1f} GiB in all" if total else ""
+                    return avail, f"this machine's available memory (MemAvailable{whole})"
+    except (OSError, ValueError, IndexError):
+        pass
+    return None if total is None else (total, "this machine")
 
 
 def ale_float(x) -> float:
@@ -213,6 +235,63 @@ def _no_cuda_reason() -> str:
     return "no CUDA device is present (torch.cuda.is_available() is False)"
 
 
+def _index_or_none(value) -> Optional[int]:
+    """``operator.index(value)`` (an int, a NumPy integer, a 0-d integer array or tensor),
+    or None for anything else, bools included."""
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, torch.Tensor) and value.dtype == torch.bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def _int_arg(name: str, value, low: int, high: Optional[int] = None) -> int:
+    """An integer argument of ``Atari``: anything with ``__index__`` (an int, a NumPy
+    integer, a 0-d integer array or tensor, as ale-py's bindings take one) but a bool, in
+    [low, high]; ValueError otherwise."""
+    v = _index_or_none(value)
+    if v is None or v < low or (high is not None and v > high):
+        span = f">= {low}" if high is None else f"in [{low}, {'2**31 - 1' if high == 2**31 - 1 else high}]"
+        raise ValueError(f"{name} must be an integer {span}, got {value!r}")
+    return v
+
+
+def _probability(value) -> float:
+    """``repeat_action_probability`` as ALE uses it (``ale_float``); ValueError for
+    anything but a real number in [0, 1]."""
+    p = _real_number(value)
+    if p is None:
+        raise ValueError(f"repeat_action_probability must be a number in [0, 1], got {value!r}")
+    if not 0.0 <= float(p) <= 1.0:
+        raise ValueError(f"repeat_action_probability must be in [0, 1], got {value!r}")
+    return ale_float(float(p))
+
+
+_FIXED_HINTS = {
+    "mode": "set_mode() selects another mode at the next reset",
+    "difficulty": "set_difficulty() selects another difficulty at the next reset",
+    "seeds": "reload(seeds) powers consoles on again with new seeds",
+}
+
+
+def _fixed(name: str) -> property:
+    """A read-only attribute of ``Atari``, set once by its constructor; assigning it
+    raises AttributeError (its consoles, buffers and reloads were made from it)."""
+    key = "_fixed_" + name
+
+    def get(self):
+        try:
+            return self.__dict__[key]
+        except KeyError:   # (a constructor that stopped early)
+            raise AttributeError(f"cule.Atari.{name} is not set") from None
+
+    def refuse(self, value):
+        hint = _FIXED_HINTS.get(name, "make a new cule.Atari for another value")
+        raise AttributeError(f"cule.Atari.{name} is fixed when the batch is made ({hint})")
+    return property(get, refuse, doc=f"Read-only: {name}, as made by the constructor (see the class docstring).")
+
+
 def _check_device_actions(actions, device) -> torch.Tensor:
     """Actions for the CUDA backend: an integer tensor of ids.
 
@@ -237,8 +316,9 @@ class Atari:
         game: an ALE game id (``"pong"``, ``"Pong"``, ``"space_invaders"``) or the path
             of a ROM file; ROMs are identified by MD5 (see ``cule.list_games()``).
         num_envs: number of consoles, in [1, 2**31 - 1]; a batch whose consoles and
-            frame buffers (about 101 KB each) would not fit in the machine's memory (or
-            the GPU's) is refused before anything is allocated.
+            frame buffers (about 101 KB each) would not fit in the machine's available
+            memory (Linux's MemAvailable; or the GPU's memory) is refused before anything
+            is allocated.
         device: ``"cpu"`` (also ``None``, as in PyTorch) or ``"cuda"`` / ``"cuda:N"``
             (needs a CUDA build, see ``cule.build_info()``, and a GPU; outputs are then
             CUDA tensors).
@@ -306,12 +386,19 @@ class Atari:
             ``seed=None``; ``reload`` updates the rows it reloads).
         initial_lives (int): the game's lives as its ALE RomSettings are constructed
             (ALE's ``m_max_lives``, the limit of ``truncate_on_loss_of_life``).
-        num_envs, frameskip, max_num_frames_per_episode, truncate_on_loss_of_life, cpu: as
-            given (ints / bool / str).
+        num_envs, frameskip, max_num_frames_per_episode, truncate_on_loss_of_life, cpu,
+            full_action_space, render, sound: as given (ints / bools / str).
         mode, difficulty (int): as given; ``mode=None`` gives the ROM's default mode,
             ``difficulty=None`` 0 (ALE's defaults).
         device (torch.device): ``None`` gives ``cpu``, ``"cuda"`` the current CUDA device
             (``cuda:N``).
+        ``frameskip``, ``repeat_action_probability``, ``max_num_frames_per_episode`` and
+        ``truncate_on_loss_of_life`` may be assigned between calls (checked and stored as
+        the constructor does; ValueError, nothing changed, for a bad value); the other
+        attributes are read-only (AttributeError): the consoles were made from them.
+
+    Integer arguments take anything with ``__index__`` but a bool (an int, a NumPy
+    integer, a 0-d integer array or tensor), as ale-py's bindings do.
 
     Raises:
         ValueError: unknown or unsupported game, unreadable or unknown ROM file, an
@@ -328,11 +415,9 @@ class Atari:
                  _system_random_seed: Optional[int] = None):
         self.rom: Rom = load_rom(game)
         info = self.rom.info
-        if (isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1
-                or num_envs > 2**31 - 1):
-            raise ValueError(f"num_envs must be an integer in [1, 2**31 - 1], got {num_envs!r}")
-        num_envs = int(num_envs)
-        self.device = _parse_device(device)
+        num_envs = _int_arg("num_envs", num_envs, 1, 2**31 - 1)
+        device = _parse_device(device)
+        self.__dict__["_fixed_device"] = device
         # Private, for tests: drive the CUDA backend's code compiled for the host
         # (cule._cuda_emu) on CPU tensors; everything but the torch.cuda calls is the
         # device="cuda" path.
@@ -345,40 +430,28 @@ class Atari:
             raise ValueError(f"device {device!r} is not available: this machine has "
                              f"{torch.cuda.device_count()} CUDA device(s)")
         _check_memory(num_envs, self.device, _emulate_cuda)
-        if (isinstance(frameskip, bool) or not isinstance(frameskip, (int, np.integer)) or frameskip < 1
-                or frameskip > 2**31 - 1):
-            raise ValueError(f"frameskip must be an integer in [1, 2**31 - 1], got {frameskip!r}")
-        p = _real_number(repeat_action_probability)
-        if p is None:
-            raise ValueError(f"repeat_action_probability must be a number in [0, 1], got {repeat_action_probability!r}")
-        p = float(p)
-        if not (0.0 <= p <= 1.0):
-            raise ValueError(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
-        if (isinstance(max_num_frames_per_episode, bool) or not isinstance(max_num_frames_per_episode, (int, np.integer))
-                or max_num_frames_per_episode < 0 or max_num_frames_per_episode > 2**31 - 1):
-            raise ValueError(f"max_num_frames_per_episode must be an integer in [0, 2**31 - 1], got "
-                             f"{max_num_frames_per_episode!r}")
+        frameskip = _int_arg("frameskip", frameskip, 1, 2**31 - 1)
+        p = _probability(repeat_action_probability)
+        max_num_frames_per_episode = _int_arg("max_num_frames_per_episode", max_num_frames_per_episode, 0, 2**31 - 1)
         modes = info["modes"]
         explicit_mode = mode is not None or difficulty is not None
         if mode is None:
             mode = info["default_mode"]
-        elif isinstance(mode, (bool, np.bool_)) or not isinstance(mode, (int, np.integer)):
+        elif _index_or_none(mode) is None:
             raise ValueError(f"mode must be an integer, got {mode!r} ({type(mode).__name__})")
-        elif mode not in modes:
+        elif operator.index(mode) not in modes:
             raise ValueError(f"mode {mode!r} is not available for {self.rom.game}; available modes: {modes}")
         difficulties = info["difficulties"]
         if difficulty is None:
             difficulty = 0
-        elif isinstance(difficulty, (bool, np.bool_)) or not isinstance(difficulty, (int, np.integer)):
+        elif _index_or_none(difficulty) is None:
             raise ValueError(f"difficulty must be an integer, got {difficulty!r} ({type(difficulty).__name__})")
-        elif difficulty not in difficulties:
+        elif operator.index(difficulty) not in difficulties:
             raise ValueError(f"difficulty {difficulty!r} is not available for {self.rom.game}; "
                              f"available difficulties: {difficulties}")
         if num_threads is None:
             num_threads = os.cpu_count() or 1
-        if isinstance(num_threads, bool) or not isinstance(num_threads, (int, np.integer)) or num_threads < 1:
-            raise ValueError(f"num_threads must be an integer >= 1, got {num_threads!r}")
-        num_threads = min(int(num_threads), num_envs)
+        num_threads = min(_int_arg("num_threads", num_threads, 1), num_envs)
         if not isinstance(render, (bool, np.bool_)):
             raise ValueError(f"render must be True or False, got {render!r}")
         if not isinstance(full_action_space, (bool, np.bool_)):
@@ -387,18 +460,16 @@ class Atari:
             raise ValueError(f"sound must be True or False, got {sound!r}")
         seeds = self._seeds(seed, num_envs)
 
-        self.game = self.rom.game
-        self.num_envs = num_envs
-        self.frameskip = int(frameskip)
+        self.__dict__.update(_fixed_game=self.rom.game, _fixed_num_envs=num_envs,
+                             _fixed_full_action_space=bool(full_action_space), _fixed_mode=operator.index(mode),
+                             _fixed_difficulty=operator.index(difficulty), _fixed_seeds=seeds,
+                             _fixed_screen_shape=self.rom.screen_shape, _fixed_render=bool(render),
+                             _fixed_sound=bool(sound))
+        self._frameskip = frameskip
         # ALE stores the probability as a float (32-bit) and compares draws against it.
-        self.repeat_action_probability = ale_float(p)
-        self.full_action_space = bool(full_action_space)
-        self.max_num_frames_per_episode = int(max_num_frames_per_episode)
+        self._repeat_action_probability = p
+        self._max_num_frames_per_episode = max_num_frames_per_episode
         self.truncate_on_loss_of_life = truncate_on_loss_of_life   # checked by the property
-        self.mode = int(mode)
-        self.difficulty = int(difficulty)
-        self.seeds = seeds
-        self.screen_shape = self.rom.screen_shape
         cfg = native_config(self.rom)
         if _paddle_range is not None:
             # Private, for AtariEnv.ale.loadROM: ALE's paddle_min / paddle_max settings
@@ -427,15 +498,13 @@ class Atari:
             self._batch = self._cuda.batch
         elif self.device.type == "cuda":
             self._cuda = CudaBackend(cfg, self.rom.data, num_envs, self.device)
-            self.device = self._cuda.device   # "cuda" becomes "cuda:N", the GPU in use
+            self.__dict__["_fixed_device"] = self._cuda.device   # "cuda" becomes "cuda:N", the GPU in use
             self._batch = self._cuda.batch
         else:
             self._batch = _core.CpuBatch(cfg, self.rom.data, num_envs, int(num_threads))
-        self.render = bool(render)
         # Frames drawn per act: the last two (see CpuBatch.render_last), or none.
         self._batch.render_last = 2 if self.render else 0
         self._rewards = np.zeros(num_envs, dtype=np.int32)
-        self.sound = bool(sound)
         self._audio = None
         if self.sound:
             # ALE's getAudio buffer, zeros until an act processes audio (the backend
@@ -477,6 +546,48 @@ class Atari:
         if arr.min() < 0 or arr.max() > _MAX_SEED:
             raise ValueError(f"seeds must be in [0, {_MAX_SEED}], got {arr.min()}..{arr.max()}")
         return arr.astype(np.int64)
+
+    game = _fixed("game")
+    num_envs = _fixed("num_envs")
+    device = _fixed("device")
+    full_action_space = _fixed("full_action_space")
+    mode = _fixed("mode")
+    difficulty = _fixed("difficulty")
+    seeds = _fixed("seeds")
+    screen_shape = _fixed("screen_shape")
+    render = _fixed("render")
+    sound = _fixed("sound")
+
+    @property
+    def frameskip(self) -> int:
+        """Frames emulated per ``act`` (ALE ``frame_skip``); may be changed between calls,
+        checked as the constructor checks it (ValueError)."""
+        return self._frameskip
+
+    @frameskip.setter
+    def frameskip(self, value) -> None:
+        self._frameskip = _int_arg("frameskip", value, 1, 2**31 - 1)
+
+    @property
+    def repeat_action_probability(self) -> float:
+        """Sticky actions' probability as ALE uses it (a 32-bit float written with 6
+        significant digits, ``ale_float``); may be changed between calls, checked and
+        rounded as the constructor does (ValueError outside [0, 1])."""
+        return self._repeat_action_probability
+
+    @repeat_action_probability.setter
+    def repeat_action_probability(self, value) -> None:
+        self._repeat_action_probability = _probability(value)
+
+    @property
+    def max_num_frames_per_episode(self) -> int:
+        """ALE's ``max_num_frames_per_episode`` (0: never truncate); may be changed
+        between calls, checked as the constructor checks it (ValueError)."""
+        return self._max_num_frames_per_episode
+
+    @max_num_frames_per_episode.setter
+    def max_num_frames_per_episode(self, value) -> None:
+        self._max_num_frames_per_episode = _int_arg("max_num_frames_per_episode", value, 0, 2**31 - 1)
 
     @property
     def cpu(self) -> str:
@@ -636,8 +747,9 @@ class Atari:
         else:
             self._batch.load(all_seeds, np.full(n, self.rom.info["default_mode"], np.uint16), np.zeros(n, np.uint8),
                              *self._params())
-        self.seeds = self.seeds.copy()
-        self.seeds[ids] = s
+        seeds = self.seeds.copy()   # (the array handed out before stays as it was)
+        seeds[ids] = s
+        self.__dict__["_fixed_seeds"] = seeds
         if self.mode != self.rom.info["default_mode"] or self.difficulty != 0:
             self._apply_mode_and_difficulty(ids)
         if keep is not None:

@@ -10,6 +10,7 @@ Registered as ``cule/<Game>-v5`` (see ``cule.registration``); ``gym.make`` gives
 from __future__ import annotations
 
 import functools
+import operator
 import os
 import pathlib
 import sys
@@ -43,13 +44,25 @@ def _ale_index(value, name: str, what: str, valid) -> int:
     refuses it (not an int, or negative: ALE's parameter is unsigned), ALERuntimeError
     where ALE does (``valid(v)`` false).  A Python bool is an int (NumPy's is not, as
     for pybind11); the parameter is a C unsigned int."""
-    if isinstance(value, bool):
-        value = int(value)
-    if not _is_int(value) or not 0 <= int(value) <= 2**32 - 1:
+    v = _ale_uint(value)
+    if v is None:
         raise ALETypeError(f"{name} must be an integer in [0, 2**32 - 1], got {value!r} ({type(value).__name__})")
-    if not valid(int(value)):
-        raise ALERuntimeError(f"{what} (got {int(value)})")
-    return int(value)
+    if not valid(v):
+        raise ALERuntimeError(f"{what} (got {v})")
+    return v
+
+
+def _ale_uint(value) -> Optional[int]:
+    """``value`` as pybind11 takes a C unsigned int: anything with ``__index__`` (an int,
+    a Python bool, a NumPy integer, a 0-d integer array or tensor such as ``q.argmax()``)
+    in [0, 2**32 - 1]; None otherwise (a NumPy bool too, as for pybind11)."""
+    if isinstance(value, np.bool_):
+        return None
+    try:
+        v = operator.index(value)
+    except TypeError:
+        return None
+    return v if 0 <= v <= 2**32 - 1 else None
 
 
 @functools.lru_cache(2)
@@ -171,12 +184,9 @@ class ConsoleView:
                 acts on both); ``ALETypeError`` (also a TypeError, as ale-py raises) for a
                 negative or non-integer action.  A bool is an int, as in ale-py.
         """
-        a = getattr(action, "value", action)
-        if isinstance(a, bool):
-            a = int(a)
-        if not _is_int(a) or not 0 <= int(a) <= 2**32 - 1:   # ale-py takes a C unsigned int
+        a = _ale_uint(getattr(action, "value", action))   # ale-py takes a C unsigned int
+        if a is None:
             raise ALETypeError(f"action must be an ALE action id 0..17, got {action!r}")
-        a = int(a)
         if a >= len(ACTION_NAMES):
             raise InvalidArgument(f"action must be an ALE action id 0..17, got {action!r}")
         if not isinstance(paddle_strength, bool) and _real_number(paddle_strength) is None:
@@ -229,12 +239,11 @@ class ConsoleView:
         """
         index = _ale_index(index, "setRAM index", "setRAM index out of bounds: RAM indices are 0..127",
                            lambda i: i < 128)
-        if isinstance(value, bool):
-            value = int(value)
-        if not _is_int(value) or not 0 <= int(value) <= 255:
+        v = _ale_uint(value)
+        if v is None or v > 255:
             raise ALETypeError(f"setRAM value must be an integer in 0..255, got {value!r}")
         with _invalid_argument():
-            self._atari.set_ram(index, int(value))
+            self._atari.set_ram(index, v)
 
     def setMode(self, mode: int) -> None:  # noqa: N802
         """ALE ``setMode``: selected at the next ``reset_game`` (or the env's ``reset``);
@@ -335,7 +344,16 @@ class ConsoleView:
     def saveScreenPNG(self, filename) -> None:  # noqa: N802
         """Writes the RGB screen to ``filename`` as a PNG, each pixel twice as wide (H x
         320), as ALE 0.12.1's ``saveScreenPNG`` (ScreenExporter's doubled width): the
-        same pixels as ALE's file, written with imageio."""
+        same pixels as ALE's file, written with imageio.
+
+        Raises:
+            ALETypeError: a ``filename`` that is not a str or ``os.PathLike`` (a
+                TypeError, as ale-py raises).
+            OSError: the file cannot be written (e.g. its folder does not exist; ALE
+                logs an error and writes nothing).
+        """
+        if not isinstance(filename, (str, os.PathLike)):
+            raise ALETypeError(f"saveScreenPNG(): filename must be a str or os.PathLike, got {filename!r}")
         _write_screen_png(filename, self.getScreenRGB())
 
     def getScreenGrayscale(self, buffer=None):  # noqa: N802

@@ -5,6 +5,7 @@ import types
 
 import numpy as np
 import pytest
+import torch
 
 import cule
 
@@ -151,7 +152,9 @@ def test_bad_calls_raise_ale_pys_exception_classes():
              ("getScreen", (np.zeros((210, 160, 1), np.uint8),)), ("getScreenGrayscale", (np.zeros(5, np.uint8),)),
              ("isSupportedROM", ("/no/such/rom.bin",)), ("getRAM", (read_only,)), ("restoreState", ({},)),
              ("act", (2**32,)), ("act", (1, "x")), ("act", (np.bool_(True),)), ("setMode", (2**40,)),
-             ("setRAM", (np.bool_(True), 4)), ("cloneState", ("x",)), ("cloneState", (2,))]
+             ("setRAM", (np.bool_(True), 4)), ("cloneState", ("x",)), ("cloneState", (2,)),
+             ("act", (np.array(1.0),)), ("act", (torch.tensor(1.0),)), ("setRAM", (np.array(3.0), 1)),
+             ("saveScreenPNG", (None,)), ("saveScreenPNG", (b"/tmp/cule_test_screen.png",))]
     ram = ours.getRAM().copy()
     for method, args in calls:
         with pytest.raises(Exception) as want:
@@ -170,6 +173,17 @@ def test_bad_calls_raise_ale_pys_exception_classes():
     for _ in range(3):
         assert ref.act(3) == ours.act(3)
     assert np.array_equal(ref.getRAM(), ours.getRAM())
+    # So are NumPy integers and 0-d integer arrays and tensors (``ale.act(q.argmax())``).
+    for x in (ref, ours):
+        x.setRAM(np.array(5), torch.tensor(7))
+        x.setRAM(torch.tensor(6), np.int16(9))
+        x.setMode(torch.tensor(4))
+        x.setDifficulty(np.array(1))
+        x.reset_game()
+    for a in (torch.tensor(1), np.array(3), np.uint8(4), torch.tensor(3, dtype=torch.uint8), torch.tensor(1)):
+        assert ref.act(a) == ours.act(a)
+    assert np.array_equal(ref.getRAM(), ours.getRAM())
+    assert ref.getFrameNumber() == ours.getFrameNumber()
 
 
 @pytest.mark.parametrize("obs_type", ["rgb", "grayscale"])

@@ -375,6 +375,66 @@ def test_a_batch_inherited_by_a_forked_process_still_steps():
     venv.close()
 
 
+def test_integer_arguments_take_0d_arrays_and_tensors():
+    # As ale-py's bindings (and Python's operator.index): a NumPy integer or a 0-d
+    # integer array or tensor is an int; a bool, a float or a 1-element array is not.
+    e = cule.Atari("pong", torch.tensor(2), frameskip=np.array(3), mode=torch.tensor(1),
+                   difficulty=np.int64(1), max_num_frames_per_episode=np.array(50), num_threads=torch.tensor(1),
+                   seed=0)
+    ref = cule.Atari("pong", 2, frameskip=3, mode=1, difficulty=1, max_num_frames_per_episode=50, num_threads=1, seed=0)
+    assert (e.num_envs, e.frameskip, e.mode, e.difficulty, e.max_num_frames_per_episode) == (2, 3, 1, 1, 50)
+    assert all(type(v) is int for v in (e.num_envs, e.frameskip, e.mode, e.difficulty, e.max_num_frames_per_episode))
+    for _ in range(20):
+        a = torch.tensor([2, 3])
+        assert torch.equal(e.act(a), ref.act(a))
+    assert torch.equal(e.ram, ref.ram) and torch.equal(e.truncated, ref.truncated)
+    for bad in (True, np.True_, torch.tensor(True), 2.0, np.array(2.0), torch.tensor(2.0), np.array([2]), "2"):
+        with pytest.raises(ValueError, match="num_envs must be an integer in"):
+            cule.Atari("pong", bad)
+        with pytest.raises(ValueError, match="frameskip must be an integer in"):
+            cule.Atari("pong", 1, frameskip=bad)
+
+
+def test_attributes_are_checked_or_read_only():
+    e = cule.Atari("breakout", 2, seed=3)
+    ref = cule.Atari("breakout", 2, seed=3)
+    before = snapshot(e)
+    # The settings an act reads may change between calls, checked as the constructor
+    # checks them: a bad value changes nothing.
+    for name, bad in [("frameskip", 0), ("frameskip", -3), ("frameskip", "4"), ("frameskip", 2.0),
+                      ("max_num_frames_per_episode", -5), ("max_num_frames_per_episode", 1.5),
+                      ("repeat_action_probability", 1.5), ("repeat_action_probability", "0.1"),
+                      ("repeat_action_probability", True)]:
+        old = getattr(e, name)
+        with pytest.raises(ValueError, match=name):
+            setattr(e, name, bad)
+        assert getattr(e, name) == old
+    # Stored as ALE stores setFloat's value (ALE 0.12.1 Settings.cxx): 1/3 is 0.333333
+    # as a 32-bit float, as when given to the constructor.
+    e.repeat_action_probability = 1 / 3
+    assert e.repeat_action_probability == float(np.float32(0.333333))
+    assert e.repeat_action_probability == cule.Atari("breakout", 1, repeat_action_probability=1 / 3).repeat_action_probability
+    e.frameskip = np.int64(4)
+    ref.frameskip = 4
+    ref.repeat_action_probability = float(np.float32(0.333333))
+    assert type(e.frameskip) is int
+    # The rest are read-only: the consoles, buffers and reloads were made from them.
+    for name, value in [("num_envs", 7), ("mode", 5), ("difficulty", 1), ("seeds", np.zeros(2)), ("render", False),
+                        ("sound", True), ("game", "pong"), ("full_action_space", True), ("device", "cpu"),
+                        ("screen_shape", (250, 160))]:
+        old = getattr(e, name)
+        with pytest.raises(AttributeError, match=f"cule.Atari.{name} is fixed"):
+            setattr(e, name, value)
+        assert np.array_equal(getattr(e, name), old) if name == "seeds" else getattr(e, name) == old
+    assert unchanged(before, snapshot(e))
+    start = e.frame_number.clone()
+    for _ in range(30):
+        a = torch.tensor([1, 3])
+        assert torch.equal(e.act(a), ref.act(a))
+    assert torch.equal(e.ram, ref.ram) and torch.equal(e.frame_number, ref.frame_number)
+    assert (e.frame_number - start).tolist() == [120, 120]   # 30 acts of frameskip 4
+
+
 def test_truncate_on_loss_of_life_attribute_is_checked():
     e = cule.Atari("breakout", 1, seed=0)
     with pytest.raises(ValueError, match="truncate_on_loss_of_life"):
