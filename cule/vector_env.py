@@ -383,8 +383,10 @@ class AtariVectorEnv(VectorEnv):
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:
-            raise ALETypeError(f"invalid autoreset_mode {autoreset_mode!r}; use AutoresetMode.NEXT_STEP or "
-                               f"AutoresetMode.SAME_STEP") from None
+            # ale-py: ValueError for a str that names no mode, its binding's TypeError otherwise.
+            kind = InvalidArgument if isinstance(autoreset_mode, str) else ALETypeError
+            raise kind(f"invalid autoreset_mode {autoreset_mode!r}; use AutoresetMode.NEXT_STEP or "
+                       f"AutoresetMode.SAME_STEP") from None
         if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
             raise InvalidArgument(f"autoreset_mode {mode} is not supported (ale-py supports NEXT_STEP and "
                                   f"SAME_STEP)")

@@ -569,3 +569,17 @@ def test_bad_arguments_raise_ale_pys_exception_classes():
         with pytest.raises(type(want.value)) as got:
             call()
         assert isinstance(got.value, cule.InvalidArgument), call.__name__
+
+
+def test_vector_autoreset_mode_errors_are_of_ale_pys_classes():
+    # ale-py 0.12.1: ValueError for a str that names no AutoresetMode (ale_py/vector_env.py),
+    # its binding's TypeError for another type; cule's error is of the same class (and an
+    # InvalidArgument); a wrong str is not a TypeError.
+    from ale_py.vector_env import AtariVectorEnv as AleVec
+    for bad, kind in (("foo", ValueError), ("next_step", ValueError), (3, TypeError), (None, TypeError)):
+        with pytest.raises(kind):
+            AleVec("pong", num_envs=2, autoreset_mode=bad)
+        with pytest.raises(kind) as got:
+            cule.AtariVectorEnv("pong", num_envs=2, autoreset_mode=bad)
+        assert isinstance(got.value, cule.InvalidArgument)
+        assert isinstance(got.value, TypeError) == (kind is TypeError), bad
