@@ -708,9 +708,14 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
             raise InvalidArgument(f"Render mode {render_mode} not supported (rgb_array, human).")
         # Arguments of the wrong type: ALETypeError (also a TypeError), as ale-py's
         # setInt / setFloat / setMode / setDifficulty bindings raise TypeError.
-        if max_num_frames_per_episode is not None and not _is_int(max_num_frames_per_episode):
-            raise ALETypeError(f"max_num_frames_per_episode must be None or an integer, "
-                               f"got {max_num_frames_per_episode!r}")
+        if max_num_frames_per_episode is not None:
+            try:   # an int, a NumPy integer, a 0-d integer array or tensor (not a bool)
+                if isinstance(max_num_frames_per_episode, (bool, np.bool_)):
+                    raise TypeError
+                max_num_frames_per_episode = operator.index(max_num_frames_per_episode)
+            except TypeError:
+                raise ALETypeError(f"max_num_frames_per_episode must be None or an integer, "
+                                   f"got {max_num_frames_per_episode!r}") from None
         _check_real("repeat_action_probability", repeat_action_probability)
         _check_real("continuous_action_threshold", continuous_action_threshold)
         if not (isinstance(continuous, (bool, np.bool_)) or (_is_int(continuous) and continuous in (0, 1))):

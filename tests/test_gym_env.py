@@ -583,3 +583,21 @@ def test_vector_autoreset_mode_errors_are_of_ale_pys_classes():
             cule.AtariVectorEnv("pong", num_envs=2, autoreset_mode=bad)
         assert isinstance(got.value, cule.InvalidArgument)
         assert isinstance(got.value, TypeError) == (kind is TypeError), bad
+
+
+def test_constructor_integers_may_be_0d_arrays_and_tensors_as_in_ale_py():
+    # ale-py 0.12.1's AtariEnv passes these to ALE's setInt / setMode bindings, which take
+    # anything with __index__: same episode length and observations as with plain ints.
+    kw = dict(mode=np.array(1), difficulty=torch.tensor(1), max_num_frames_per_episode=np.array(60),
+              repeat_action_probability=0.0)
+    ref, ours = gym.make("ALE/Pong-v5", **kw), gym.make("cule/Pong-v5", **kw)
+    for env in (ref, ours):
+        env.reset(seed=4)
+    for t in range(20):
+        a, b = ref.step(t % 6), ours.step(t % 6)
+        assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4], t
+        if a[3]:
+            break
+    assert a[3] and b[4]["episode_frame_number"] == 60, (t, b[4])
+    with pytest.raises(TypeError):
+        gym.make("cule/Pong-v5", max_num_frames_per_episode=np.array(6.0))
