@@ -117,6 +117,7 @@ import os
 import random
 import re
 import sys
+import tempfile
 import time
 import warnings
 
@@ -557,11 +558,18 @@ class Rollout:
 # Command line
 # ----------------------------------------------------------------------------
 
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """argparse's "(default: X)" after each help, but not for a None default (the help
+    then says what the default is)."""
+
+    def _get_help_string(self, action):
+        return action.help if action.default is None else super()._get_help_string(action)
+
+
 def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     """The CLI.  With ``suppress_defaults`` only explicitly given flags are parsed
     (used to let a checkpoint's settings fill the rest on ``--resume``)."""
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0], formatter_class=_HelpFormatter)
 
     def add(*names, default=None, **kw):
         p.add_argument(*names, default=argparse.SUPPRESS if suppress_defaults else default, **kw)
@@ -579,7 +587,7 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     add("--total-frames", default=10_000_000, type=int,
         help="emulated frames (agent steps x 4), all envs and processes")
     add("--num-envs", default=None, type=int, help="envs per process (CUDA 1200, CPU 32)")
-    add("--num-steps", default=20, type=int, help="T: length of the V-trace window")
+    add("--num-steps", default=20, type=int, help="T: length of the V-trace window, in agent steps")
     add("--num-minibatches", default=None, type=int, help="M: env groups (CUDA 20, CPU 4)")
     add("--steps-per-update", default=None, type=int,
         help="S: env steps between successive minibatch updates (default T // M)")
@@ -613,13 +621,13 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     add("--amp", default=False, action="store_true",
         help="mixed precision: bf16 autocast on CPU, fp16 + GradScaler on CUDA")
     add("--torch-deterministic", default=True, action=argparse.BooleanOptionalAction,
-        help="cudnn.deterministic (default on)")
+        help="cudnn.deterministic")
     add("--torch-threads", default=0, type=int,
         help="torch CPU threads (0: torch default, one per core); on a CPU shared with the "
              "env's threads or other jobs, 1 can be several times faster")
     add("--env-threads", default=0, type=int,
         help="the training envs' worker threads, cule's CPU backend or ale_py's (0: auto)")
-    add("--log-dir", default=None, help="default runs/<game>-<timestamp>")
+    add("--log-dir", default=None, help="default: runs/<game>-<timestamp>")
     add("--log-interval", default=50_000, type=int, help="frames between log rows")
     add("--eval-interval", default=1_000_000, type=int,
         help="frames between evaluations (0: off, the final one included)")
@@ -735,6 +743,18 @@ def check_args(args) -> None:
         if os.path.exists(os.path.join(args.log_dir, "progress.csv")):
             raise SystemExit(f"--log-dir {args.log_dir} already holds a run's progress.csv but no checkpoint to "
                              f"resume from (no checkpoint.pt): choose another --log-dir, or remove that one")
+        # Found now, not after the envs are built: a path through a file, or a folder
+        # where no file can be made (nothing is made here).
+        probe = os.path.abspath(args.log_dir)
+        while not os.path.exists(probe):
+            probe = os.path.dirname(probe)
+        if not os.path.isdir(probe):
+            raise SystemExit(f"--log-dir {args.log_dir}: {probe} is a file, not a directory")
+        try:
+            with tempfile.TemporaryFile(dir=probe):
+                pass
+        except OSError as e:
+            raise SystemExit(f"--log-dir {args.log_dir}: cannot write in {probe}: {e.strerror or e}") from None
     if args.device:
         try:
             dev = torch.device(args.device)
@@ -950,8 +970,11 @@ def train(args, ckpt=None):
         args.log_dir = os.path.join("runs", f"{args.game}-{stamp}")
     frames = ckpt["frames"] if ckpt else 0
     updates = ckpt["updates"] if ckpt else 0
+    # Redirected to a file (nohup, a batch job), the bar updates every 30 s, not many
+    # times a second, so the log stays readable.
     pbar = tqdm(total=args.total_frames, initial=frames, unit="frame", unit_scale=True,
-                dynamic_ncols=True, disable=not is_main, desc=args.game)
+                dynamic_ncols=True, disable=not is_main, desc=args.game,
+                mininterval=0.1 if sys.stderr.isatty() else 30)
     writer = csv_file = csv_writer = None
     if is_main:
         os.makedirs(args.log_dir, exist_ok=True)

@@ -32,7 +32,7 @@ import os
 import platform
 import signal
 import statistics
-import sys
+import tempfile
 import threading
 import time
 
@@ -322,19 +322,31 @@ def parse_args(argv=None, prog="python -m cule.benchmark"):
     ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--backends", nargs="+", default=BACKENDS, help="backends to measure (default: all available)")
-    ap.add_argument("--games", nargs="+", default=DEFAULT_GAMES)
-    ap.add_argument("--num-envs", nargs="+", type=int, default=DEFAULT_ENVS, help="env counts to sweep")
+    ap.add_argument("--games", nargs="+", default=None,
+                    help=f"ALE game ids or ROM paths (default: {' '.join(DEFAULT_GAMES)}; --quick: pong)")
+    ap.add_argument("--num-envs", nargs="+", type=int, default=None,
+                    help=f"env counts to sweep (default: {' '.join(map(str, DEFAULT_ENVS))}; --quick: 1 16 64)")
     ap.add_argument("--modes", nargs="+", default=["emulation", "pipeline"], help=f"from {MODES}")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="CPU threads for CPU backends")
-    ap.add_argument("--warmup", type=float, default=1.0, help="warm-up seconds per measurement")
-    ap.add_argument("--window", type=float, default=1.0, help="seconds per timed window")
-    ap.add_argument("--windows", type=int, default=3, help="timed windows per measurement")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out-dir", default="benchmark_results")
+    ap.add_argument("--warmup", type=float, default=None,
+                    help="warm-up seconds per measurement (default: 1.0; --quick: 0.2)")
+    ap.add_argument("--window", type=float, default=None, help="seconds per timed window (default: 1.0; --quick: 0.4)")
+    ap.add_argument("--windows", type=int, default=None, help="timed windows per measurement (default: 3)")
+    ap.add_argument("--seed", type=int, default=0, help="env i of a batch is seeded seed + i (default: 0)")
+    ap.add_argument("--out-dir", default="benchmark_results",
+                    help="folder for benchmark.csv / .json / .png (default: benchmark_results)")
     ap.add_argument("--quick", action="store_true",
                     help="a smoke preset: pong, envs 1/16/64 (gym-async: 1 only, as it is "
-                         "capped at 2 envs), short windows (< 2 minutes on 2 cores)")
+                         "capped at 2 envs), short windows (< 2 minutes on 2 cores); options given "
+                         "explicitly are kept")
     args = ap.parse_args(argv)
+    # The defaults, or --quick's for the options not given.
+    for name, normal, quick in (("games", DEFAULT_GAMES, ["pong"]), ("num_envs", DEFAULT_ENVS, [1, 16, 64]),
+                                ("warmup", 1.0, 0.2), ("window", 1.0, 0.4), ("windows", 3, 3)):
+        if getattr(args, name) is None:
+            setattr(args, name, quick if args.quick else normal)
+    if args.quick:
+        args.quick_max_envs = {"gym-async": 2}
     for b in args.backends:
         if b not in BACKENDS:
             ap.error(f"unknown backend {b!r}; choose from {', '.join(BACKENDS)}")
@@ -342,23 +354,45 @@ def parse_args(argv=None, prog="python -m cule.benchmark"):
         if m not in MODES:
             ap.error(f"unknown mode {m!r}; choose from {', '.join(MODES)}")
     import cule
+    games = []
     for g in args.games:
         try:
-            cule.load_rom(g)
+            games.append(cule.load_rom(g).game)   # the ALE id every backend takes ("Pong", a path: "pong")
         except ValueError as e:
             ap.error(f"game {g!r}: {e}")
+    args.games = games
     if any(n < 1 for n in args.num_envs):
         ap.error("--num-envs values must be >= 1")
     if args.windows < 1 or args.warmup < 0 or args.window <= 0 or args.threads < 1:
         ap.error("--windows >= 1, --warmup >= 0, --window > 0 and --threads >= 1 are required")
-    if args.quick:
-        if "--games" not in (argv if argv is not None else sys.argv):
-            args.games = ["pong"]
-        if "--num-envs" not in (argv if argv is not None else sys.argv):
-            args.num_envs = [1, 16, 64]
-        args.warmup, args.window, args.windows = 0.2, 0.4, 3
-        args.quick_max_envs = {"gym-async": 2}
+    top = 2**31 - max(args.num_envs)   # ALE's random_seed is an int32; env i gets seed + i
+    if not 0 <= args.seed <= top:
+        ap.error(f"--seed must be in [0, {top}] (env i is seeded seed + i, an int32), got {args.seed}")
+    try:
+        _check_out_dir(args.out_dir)
+    except OSError as e:
+        ap.error(f"--out-dir {args.out_dir!r} cannot be written: {e.strerror or e}")
     return args
+
+
+def _check_out_dir(path):
+    """OSError unless ``path`` is (or can be made as) a folder this process can write
+    files in; makes and removes what it tries, so a bad --out-dir fails before the sweep."""
+    made = []
+    d = os.path.abspath(path)
+    while d and not os.path.exists(d):
+        made.append(d)
+        d = os.path.dirname(d)
+    try:
+        os.makedirs(path, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    finally:
+        for d in made:   # innermost first
+            try:
+                os.rmdir(d)
+            except OSError:
+                break
 
 
 class _Stopped(BaseException):
@@ -400,7 +434,20 @@ def _sweep(args, rows):
                         print(f"{game:<15} {mode:<10} {backend:<11} {n:>6} {'failed':>12}  {e!r}")
                     finally:
                         if env is not None and hasattr(env, "close"):
-                            env.close()
+                            _close(env)
+
+
+def _close(env):
+    """Closes a runner's env.  A stop (SIGTERM / Ctrl-C to the process group) may have
+    killed an AsyncVectorEnv's workers already: its close then fails (EOFError, a broken
+    pipe), and that error must not replace the stop, so the workers are terminated instead."""
+    try:
+        env.close()
+    except Exception:  # noqa: BLE001
+        try:
+            env.close(terminate=True)
+        except Exception:  # noqa: BLE001
+            pass
 
 
 def main(argv=None, prog="python -m cule.benchmark"):

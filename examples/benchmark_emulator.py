@@ -60,14 +60,16 @@ def main():
     ap.add_argument("--game", nargs="+", default=["pong"], help="ALE game id(s) (default: pong)")
     ap.add_argument("--frames", type=int, default=20000, help="frames per measurement (default 20000)")
     ap.add_argument("--envs", type=int, default=16, help="consoles in the cule batch (default 16)")
-    ap.add_argument("--repeats", type=int, default=3, help="measurements each; the median is reported")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--repeats", type=int, default=3, help="measurements each; the median is reported (default 3)")
+    ap.add_argument("--seed", type=int, default=0, help="ALE random_seed; cule's env i gets seed + i (default 0)")
     args = ap.parse_args()
     if args.frames < 1 or args.envs < 1 or args.repeats < 1:
         ap.error("--frames, --envs and --repeats must be >= 1")
-    for game in args.game:
+    if not 0 <= args.seed <= 2**31 - args.envs:
+        ap.error(f"--seed must be in [0, {2**31 - args.envs}] (env i is seeded seed + i, an int32)")
+    for i, game in enumerate(args.game):
         try:
-            cule.load_rom(game)
+            args.game[i] = cule.load_rom(game).game   # the ALE id ale-py's ROM lookup takes ("Pong": "pong")
         except ValueError as e:
             ap.error(str(e))
     rows = []

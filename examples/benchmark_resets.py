@@ -61,21 +61,27 @@ def alternate(work, windows, seconds):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", nargs="+", default=["pong", "breakout"])
-    ap.add_argument("--num-envs", type=int, default=16)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", nargs="+", default=["pong", "breakout"],
+                    help="ALE game ids or ROM paths (default: pong breakout)")
+    ap.add_argument("--num-envs", type=int, default=16, help="envs in each batch (default 16)")
     ap.add_argument("--threads", type=int, default=0, help="CPU threads (0: all cores)")
-    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N (default cpu)")
     ap.add_argument("--episode-frames", type=int, default=2000,
-                    help="max_num_frames_per_episode of the vector env (truncation makes episodes end)")
-    ap.add_argument("--windows", type=int, default=3)
-    ap.add_argument("--seconds", type=float, default=2.0, help="length of one window")
+                    help="max_num_frames_per_episode of the vector env, in frames (truncation makes episodes end)")
+    ap.add_argument("--windows", type=int, default=3, help="timed windows per side and measurement (default 3)")
+    ap.add_argument("--seconds", type=float, default=2.0, help="length of one window, in seconds (default 2)")
     a = ap.parse_args()
     for what, bad in (("--num-envs must be >= 1", a.num_envs < 1), ("--threads must be >= 0", a.threads < 0),
                       ("--windows must be >= 1", a.windows < 1), ("--seconds must be > 0", a.seconds <= 0),
                       ("--episode-frames must be >= 0", a.episode_frames < 0)):
         if bad:
             ap.error(what)
+    for i, game in enumerate(a.games):   # every name checked before the first is measured
+        try:
+            a.games[i] = cule.load_rom(game).game
+        except ValueError as e:
+            ap.error(str(e))
     try:
         run(a)
     except ValueError as e:   # unknown game or device, no GPU, a bad CULE_RESET_MEMO ...

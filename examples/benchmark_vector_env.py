@@ -32,12 +32,12 @@ def run(make, num_envs, steps, seed, warmup=20):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", nargs="+", default=["pong", "breakout"])
-    ap.add_argument("--num-envs", type=int, default=16)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--steps", type=int, default=300, help="agent steps per env (timed)")
-    ap.add_argument("--frameskip", type=int, default=4)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--game", nargs="+", default=["pong", "breakout"], help="ALE game id(s) (default: pong breakout)")
+    ap.add_argument("--num-envs", type=int, default=16, help="envs of each vector env (default 16)")
+    ap.add_argument("--threads", type=int, default=2, help="worker threads of both vector envs (0: one per core; default 2)")
+    ap.add_argument("--steps", type=int, default=300, help="agent steps per env (timed; default 300)")
+    ap.add_argument("--frameskip", type=int, default=4, help="frames per agent step, both envs (default 4)")
+    ap.add_argument("--seed", type=int, default=0, help="reset seed of both vector envs (default 0)")
     args = ap.parse_args()
     for name in ("num_envs", "steps", "frameskip"):
         if getattr(args, name) < 1:

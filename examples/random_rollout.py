@@ -12,6 +12,7 @@ A step is one act() call on every console, i.e. --frameskip frames each.
 import argparse
 import math
 import os
+import tempfile
 import time
 
 import numpy as np
@@ -51,6 +52,11 @@ def main():
         ap.error(f"--out {args.out} is a directory: name a .png file")
     if not os.path.isdir(parent):
         ap.error(f"--out {args.out}: no such directory {parent}")
+    try:   # a file can be made there (a read-only folder is found now, too)
+        with tempfile.TemporaryFile(dir=parent):
+            pass
+    except OSError as e:
+        ap.error(f"--out {args.out}: cannot write in {parent}: {e.strerror or e}")
     if os.path.splitext(args.out)[1].lower() not in Image.registered_extensions():
         ap.error(f"--out {args.out}: Pillow cannot write that file type; use .png")
     try:

@@ -10,6 +10,7 @@ installed and the path ends in .mp4, else a GIF (imageio + Pillow).
 import argparse
 import math
 import os
+import tempfile
 
 import numpy as np
 
@@ -45,7 +46,9 @@ def record(game: str, num_envs: int, steps: int, out: str, seed: int = 0, fps: i
         except ImportError:
             out = out[:-4] + ".gif"
             print(f"imageio-ffmpeg is not installed: writing a GIF instead ({out}"
-                  + (", which exists and is overwritten)" if os.path.exists(out) else ")"))
+                  + (", which exists and is overwritten)" if os.path.exists(out) else ")")
+                  + (f", at 50 frames/s instead of {fps}, a GIF's most" if fps > 50 else ""))
+            fps = min(fps, 50)
     if out.lower().endswith(".mp4"):
         imageio.mimwrite(out, frames, fps=fps, macro_block_size=1)
     else:
@@ -57,16 +60,23 @@ def record(game: str, num_envs: int, steps: int, out: str, seed: int = 0, fps: i
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", default="breakout")
-    ap.add_argument("--num-envs", type=int, default=4)
-    ap.add_argument("--steps", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--fps", type=int, default=15)
-    ap.add_argument("--out", default="cule_grid.gif")
+    ap.add_argument("--game", default="breakout", help="ALE game id or ROM path (default: breakout)")
+    ap.add_argument("--num-envs", type=int, default=4, help="envs tiled in each video frame (default 4)")
+    ap.add_argument("--steps", type=int, default=200,
+                    help="agent steps recorded (4 emulated frames each, the vector env's frameskip); the "
+                         "video has steps + 1 frames, the reset's first (default 200)")
+    ap.add_argument("--seed", type=int, default=0, help="reset seed and random actions' seed (default 0)")
+    ap.add_argument("--fps", type=int, default=15,
+                    help="video frames per second (default 15; at most 50 for a GIF, whose players show "
+                         "shorter frame delays as 100 ms)")
+    ap.add_argument("--out", default="cule_grid.gif", help="a .gif or .mp4 file (default: cule_grid.gif)")
     args = ap.parse_args()
     for name in ("num_envs", "steps", "fps"):
         if getattr(args, name) < 1:
             ap.error(f"--{name.replace('_', '-')} must be >= 1")
+    if args.fps > 50 and args.out.lower().endswith(".gif"):
+        ap.error(f"--fps {args.fps}: a GIF plays at most 50 frames/s (players show frame delays under 20 ms "
+                 "as 100 ms); use --fps 50 or less, or an .mp4")
     if args.seed < 0:
         ap.error("--seed must be >= 0")
     # The output is checked before recording, not found unwritable after it.
@@ -77,6 +87,11 @@ def main():
     parent = os.path.dirname(os.path.abspath(args.out))
     if not os.path.isdir(parent):
         ap.error(f"--out {args.out}: no such directory {parent}")
+    try:   # a file can be made there (a read-only folder is found now, too)
+        with tempfile.TemporaryFile(dir=parent):
+            pass
+    except OSError as e:
+        ap.error(f"--out {args.out}: cannot write in {parent}: {e.strerror or e}")
     import cule
 
     try:

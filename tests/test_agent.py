@@ -523,6 +523,21 @@ def test_bad_hyperparameters_are_refused_before_anything_runs(flags, message, tm
         agent.parse_args(["--device", "cpu", "--log-dir", str(tmp_path / "run"), *flags])
     assert message in str(e.value)
     assert not (tmp_path / "run").exists()
-    # The defaults themselves pass, and --help shows them.
+    # The defaults themselves pass, and --help shows them (not "None" where the help
+    # says what the default is).
     agent.parse_args(["--device", "cpu", "--log-dir", str(tmp_path / "ok")])
-    assert "(default: 0.99)" in agent.build_parser().format_help()
+    text = agent.build_parser().format_help()
+    assert "(default: 0.99)" in text and "(default: None)" not in text and "(default on)" not in text
+
+
+def test_an_unusable_log_dir_is_refused_before_anything_runs(tmp_path):
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("mine\n")
+    cases = [(blocker / "run", "is a file, not a directory"), (blocker, "is a file, not a directory")]
+    if os.path.isdir("/proc/self"):   # Linux: a folder where no file can be made (a read-only one alike)
+        cases.append(("/proc/cule_test_run", "cannot write in /proc"))
+    for log_dir, message in cases:
+        with pytest.raises(SystemExit) as e:
+            agent.parse_args(["--device", "cpu", "--log-dir", str(log_dir)])
+        assert message in str(e.value), (log_dir, e.value)
+    assert blocker.read_text() == "mine\n" and [p.name for p in tmp_path.iterdir()] == ["notes.txt"]

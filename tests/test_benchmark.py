@@ -44,6 +44,51 @@ def test_bad_arguments_fail_clearly(args, message):
     assert message in p.stderr
 
 
+def test_arguments_as_given_and_checked_before_the_sweep(tmp_path):
+    # --quick fills in only what was not given, in any spelling argparse takes.
+    a = benchmark.parse_args(["--quick", "--game", "breakout", "--num-envs=2", "--window", "5"])
+    assert (a.games, a.num_envs, a.window, a.warmup, a.windows) == (["breakout"], [2], 5.0, 0.2, 3)
+    a = benchmark.parse_args([])
+    assert (a.games, a.num_envs, a.window, a.warmup) == (benchmark.DEFAULT_GAMES, benchmark.DEFAULT_ENVS, 1.0, 1.0)
+    # A game is named by its ALE id, which every backend (ale-py's included) takes.
+    assert benchmark.parse_args(["--games", "Pong", "SpaceInvaders"]).games == ["pong", "space_invaders"]
+    # Refused at once, with nothing made: a seed outside int32 (env i gets seed + i), an
+    # --out-dir that is a file or cannot be made.
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("mine\n")
+    for argv in (["--seed", "-1"], ["--seed", str(2**31 - 4), "--num-envs", "1", "8"],
+                 ["--out-dir", str(blocker)], ["--out-dir", str(blocker / "sub")]):
+        with pytest.raises(SystemExit) as e:
+            benchmark.parse_args(argv)
+        assert e.value.code == 2, argv
+    assert blocker.read_text() == "mine\n" and sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+    assert benchmark.parse_args(["--seed", str(2**31 - 8), "--num-envs", "1", "8"]).seed == 2**31 - 8
+    assert benchmark.parse_args(["--out-dir", str(tmp_path / "a" / "b")]) and not (tmp_path / "a").exists()
+
+
+def test_a_stop_is_not_replaced_by_an_env_that_fails_to_close(monkeypatch):
+    # SIGTERM / Ctrl-C to the process group kills an AsyncVectorEnv's workers too: its
+    # close() then raises (EOFError); the stop must still end the sweep as a stop (so the
+    # cells measured are written), and the workers are terminated instead.
+    closes = []
+
+    class DeadWorkers:
+        def close(self, terminate=False):
+            closes.append(terminate)
+            if not terminate:
+                raise EOFError
+
+    def step(n):
+        raise benchmark._Stopped()
+
+    monkeypatch.setattr(benchmark, "make_runner", lambda *a: (step, 4, DeadWorkers()))
+    args = benchmark.parse_args(["--backends", "gym-async", "--games", "pong", "--num-envs", "1", "--warmup", "0"])
+    rows = []
+    with pytest.raises(benchmark._Stopped):
+        benchmark._sweep(args, rows)
+    assert closes == [False, True]
+
+
 def test_sigterm_stops_the_sweep_and_keeps_what_was_measured(tmp_path):
     # `timeout` sends SIGTERM: the cells measured so far are still written.
     import signal

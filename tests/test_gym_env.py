@@ -385,15 +385,23 @@ def test_record_video_example_writes_a_grid(tmp_path):
     ("random_rollout.py", "grid.notanimage", "Pillow cannot write that file type"),
     ("random_rollout.py", "", "is a directory"),
     ("record_video.py", "", "is a directory"),
+    # A folder where no file can be made (Linux's /proc; a read-only folder alike).
+    ("random_rollout.py", "/proc/grid.png", "cannot write in /proc"),
+    ("record_video.py", "/proc/grid.gif", "cannot write in /proc"),
+    # A GIF cannot play faster than 50 frames/s.
+    ("record_video.py", "grid.gif --fps 60", "a GIF plays at most 50 frames/s"),
 ])
 def test_examples_refuse_an_unwritable_out_before_running(script, out, message, tmp_path):
     import os
     import subprocess
     import sys
 
+    if out.startswith("/proc") and not os.path.isdir("/proc/self"):
+        pytest.skip("needs Linux's /proc")
+    out, *more = out.split(" ")
     path = os.path.join(os.path.dirname(__file__), "..", "examples", script)
-    proc = subprocess.run([sys.executable, path, "--out", str(tmp_path / out)], capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run([sys.executable, path, "--out", str(tmp_path / out), *more], capture_output=True,
+                          text=True, timeout=120)
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
     assert os.listdir(tmp_path) == []
 
