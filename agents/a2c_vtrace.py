@@ -116,8 +116,10 @@ import math
 import os
 import random
 import re
+import signal
 import sys
 import tempfile
+import threading
 import time
 import warnings
 
@@ -557,6 +559,14 @@ class Rollout:
 # ----------------------------------------------------------------------------
 # Command line
 # ----------------------------------------------------------------------------
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM during training, handled as Ctrl-C is (checkpoint, then exit)."""
+
+
+def _raise_terminated(signum, frame):
+    raise _Terminated()
+
 
 class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
     """argparse's "(default: X)" after each help, but not for a None default (the help
@@ -1126,6 +1136,10 @@ def train(args, ckpt=None):
     start_time = time.time()
     last_log_time, last_log_frames, logged_at = start_time, frames, frames
     postfix = ""
+    # SIGTERM (`timeout`, a batch scheduler's notice, `kill`) ends training as Ctrl-C
+    # does: a checkpoint to resume from, then exit status 143 (128 + SIGTERM).
+    previous_sigterm = (signal.signal(signal.SIGTERM, _raise_terminated)
+                        if threading.current_thread() is threading.main_thread() else None)
     try:
         if frames < args.total_frames:   # (a resumed run that reached its total does nothing)
             for _ in range(T - S):  # fill the window
@@ -1159,12 +1173,16 @@ def train(args, ckpt=None):
             if frames >= next_save:
                 next_save = frames - frames % args.save_interval + args.save_interval
                 save_checkpoint()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         pbar.close()
         if world == 1:  # (with several processes the others may be mid-collective)
             save_checkpoint()
-            print(f"interrupted at {frames} frames; resume with --resume {args.log_dir}")
-        raise SystemExit(130)
+            print(f"{'terminated' if isinstance(stop, _Terminated) else 'interrupted'} at {frames} frames; "
+                  f"resume with --resume {args.log_dir}")
+        raise SystemExit(143 if isinstance(stop, _Terminated) else 130)
+    finally:
+        if previous_sigterm is not None:
+            signal.signal(signal.SIGTERM, previous_sigterm)
     time_offset += time.time() - start_time
     start_time = time.time()
 

@@ -530,6 +530,29 @@ def test_bad_hyperparameters_are_refused_before_anything_runs(flags, message, tm
     assert "(default: 0.99)" in text and "(default: None)" not in text and "(default on)" not in text
 
 
+def test_sigterm_saves_a_checkpoint_to_resume_from(tmp_path):
+    # `timeout`, `kill` or a batch scheduler's notice: as Ctrl-C, a checkpoint is written
+    # (not only the last save-interval's) and the run exits 143 (128 + SIGTERM).
+    import signal
+    import time
+
+    log_dir = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, SCRIPT, *TINY, "--total-frames", "100000000", "--eval-interval", "0",
+                             "--save-interval", "100000000", "--log-dir", str(log_dir)],
+                            env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(tmp_path))
+    deadline = time.time() + 180
+    while time.time() < deadline and not (log_dir.joinpath("progress.csv").exists() and len(_rows(str(log_dir))) >= 2):
+        time.sleep(0.5)
+    assert proc.poll() is None, proc.communicate()
+    logged = max(int(r["frames"]) for r in _rows(str(log_dir)))
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, (out, err[-2000:])
+    assert "terminated at" in out and f"resume with --resume {log_dir}" in out, out
+    ckpt = torch.load(log_dir / "checkpoint.pt", weights_only=False)
+    assert ckpt["frames"] >= logged > 0 and ckpt["updates"] > 0
+
+
 def test_an_unusable_log_dir_is_refused_before_anything_runs(tmp_path):
     blocker = tmp_path / "notes.txt"
     blocker.write_text("mine\n")
