@@ -2,7 +2,8 @@
 
 Steps ale-py's ROM (default Pong) through cule.Atari with uniformly random actions
 from the minimal action set, restarts finished episodes, shows frames/s with a
-progress bar (on a terminal) and writes a PNG grid of the final screens.
+progress bar (on a terminal) and writes a PNG grid of the final screens (the first
+64 envs' at most).
 
     python examples/random_rollout.py                       # pong, 64 envs, 20,000 steps
     python examples/random_rollout.py --game breakout --envs 16 --steps 2000 --out grid.png
@@ -21,6 +22,9 @@ from PIL import Image
 from tqdm import tqdm
 
 import cule
+
+
+GRID_MAX = 64   # screens in the PNG grid at most (the first envs')
 
 
 def screen_grid(screens: np.ndarray, cols: int) -> np.ndarray:
@@ -42,7 +46,7 @@ def main():
     ap.add_argument("--frameskip", type=int, default=1, help="frames per step (default 1)")
     ap.add_argument("--threads", type=int, default=None, help="CPU threads (default: all cores)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", default="rollout_screens.png", help="PNG grid of the final screens")
+    ap.add_argument("--out", default="rollout_screens.png", help="PNG grid of the final screens (of the first 64 envs at most)")
     args = ap.parse_args()
     if args.envs < 1 or args.steps < 1 or args.frameskip < 1:
         ap.error("--envs, --steps and --frameskip must be >= 1")
@@ -89,7 +93,7 @@ def main():
           f"({args.envs} envs, {emu._batch.num_threads} threads, frameskip {args.frameskip})")
     if finished:
         print(f"{episodes} episodes finished, mean return {np.mean(finished):.1f}")
-    grid = screen_grid(emu.screen_rgb().numpy(), cols=min(8, args.envs))
+    grid = screen_grid(emu.screen_rgb()[:GRID_MAX].numpy(), cols=min(8, args.envs))
     Image.fromarray(grid).save(args.out)
     print(f"final screens written to {args.out}")
 

@@ -609,3 +609,21 @@ def test_constructor_integers_may_be_0d_arrays_and_tensors_as_in_ale_py():
     assert a[3] and b[4]["episode_frame_number"] == 60, (t, b[4])
     with pytest.raises(TypeError):
         gym.make("cule/Pong-v5", max_num_frames_per_episode=np.array(6.0))
+
+
+def test_random_rollout_grid_shows_the_first_64_screens_at_most(tmp_path):
+    # 8 columns of 160 x 210 screens; a batch larger than 64 envs is not all drawn (a
+    # grid of 100,000 screens would need gigabytes).
+    import os
+    import subprocess
+    import sys
+
+    from PIL import Image
+
+    path = os.path.join(os.path.dirname(__file__), "..", "examples", "random_rollout.py")
+    for envs, size in ((70, (8 * 160, 8 * 210)), (3, (3 * 160, 210))):
+        out = tmp_path / f"grid{envs}.png"
+        proc = subprocess.run([sys.executable, path, "--envs", str(envs), "--steps", "5", "--out", str(out)],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        assert Image.open(out).size == size
