@@ -435,20 +435,20 @@ class Atari:
         max_num_frames_per_episode = _int_arg("max_num_frames_per_episode", max_num_frames_per_episode, 0, 2**31 - 1)
         modes = info["modes"]
         explicit_mode = mode is not None or difficulty is not None
-        if mode is None:
-            mode = info["default_mode"]
-        elif _index_or_none(mode) is None:
+        m = info["default_mode"] if mode is None else _index_or_none(mode)
+        if m is None:
             raise ValueError(f"mode must be an integer, got {mode!r} ({type(mode).__name__})")
-        elif operator.index(mode) not in modes:
+        if mode is not None and m not in modes:
             raise ValueError(f"mode {mode!r} is not available for {self.rom.game}; available modes: {modes}")
+        mode = m
         difficulties = info["difficulties"]
-        if difficulty is None:
-            difficulty = 0
-        elif _index_or_none(difficulty) is None:
+        d = 0 if difficulty is None else _index_or_none(difficulty)
+        if d is None:
             raise ValueError(f"difficulty must be an integer, got {difficulty!r} ({type(difficulty).__name__})")
-        elif operator.index(difficulty) not in difficulties:
+        if difficulty is not None and d not in difficulties:   # (None: ALE's 0, whatever the game lists)
             raise ValueError(f"difficulty {difficulty!r} is not available for {self.rom.game}; "
                              f"available difficulties: {difficulties}")
+        difficulty = d
         if num_threads is None:
             num_threads = os.cpu_count() or 1
         num_threads = min(_int_arg("num_threads", num_threads, 1), num_envs)
@@ -461,8 +461,8 @@ class Atari:
         seeds = self._seeds(seed, num_envs)
 
         self.__dict__.update(_fixed_game=self.rom.game, _fixed_num_envs=num_envs,
-                             _fixed_full_action_space=bool(full_action_space), _fixed_mode=operator.index(mode),
-                             _fixed_difficulty=operator.index(difficulty), _fixed_seeds=seeds,
+                             _fixed_full_action_space=bool(full_action_space), _fixed_mode=mode,
+                             _fixed_difficulty=difficulty, _fixed_seeds=seeds,
                              _fixed_screen_shape=self.rom.screen_shape, _fixed_render=bool(render),
                              _fixed_sound=bool(sound))
         self._frameskip = frameskip

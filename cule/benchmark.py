@@ -378,21 +378,33 @@ def parse_args(argv=None, prog="python -m cule.benchmark"):
 def _check_out_dir(path):
     """OSError unless ``path`` is (or can be made as) a folder this process can write
     files in; makes and removes what it tries, so a bad --out-dir fails before the sweep."""
-    made = []
-    d = os.path.abspath(path)
-    while d and not os.path.exists(d):
-        made.append(d)
-        d = os.path.dirname(d)
+    made = _missing_folders(path)
     try:
         os.makedirs(path, exist_ok=True)
         with tempfile.TemporaryFile(dir=path):
             pass
     finally:
-        for d in made:   # innermost first
-            try:
-                os.rmdir(d)
-            except OSError:
-                break
+        _remove_folders(made)
+
+
+def _missing_folders(path):
+    """The folders ``os.makedirs(path)`` would make, innermost first."""
+    made = []
+    d = os.path.abspath(path)
+    while d and not os.path.exists(d):
+        made.append(d)
+        d = os.path.dirname(d)
+    return made
+
+
+def _remove_folders(made):
+    """Removes folders ``_missing_folders`` listed, innermost first, down to the first
+    one something else wrote into (which stays, with those above it)."""
+    for d in made:
+        try:
+            os.rmdir(d)
+        except OSError:
+            break
 
 
 class _Stopped(BaseException):
@@ -462,11 +474,7 @@ def main(argv=None, prog="python -m cule.benchmark"):
         pass
     # Made before the sweep, so a folder that cannot be made fails before minutes of
     # measuring; the folders this call made are noted, to be removed if nothing is written.
-    made = []
-    d = os.path.abspath(args.out_dir)
-    while d and not os.path.exists(d):
-        made.append(d)
-        d = os.path.dirname(d)
+    made = _missing_folders(args.out_dir)
     os.makedirs(args.out_dir, exist_ok=True)
     rows = []
     print(f"{'game':<15} {'mode':<10} {'backend':<11} {'envs':>6} {'frames/s':>12} {'spread (min-max)':>22}")
@@ -497,11 +505,7 @@ def main(argv=None, prog="python -m cule.benchmark"):
         # results in --out-dir stay as they were.
         why = ("stopped before anything was measured" if stopped else
                "nothing was measured: every backend asked for was skipped or failed (see above)")
-        for d in made:   # innermost first; a folder something else wrote into stays
-            try:
-                os.rmdir(d)
-            except OSError:
-                break
+        _remove_folders(made)
         raise SystemExit(f"{why}; nothing was written to {args.out_dir}")
     csv_path = os.path.join(args.out_dir, "benchmark.csv")
     with open(csv_path, "w", newline="") as f:
