@@ -32,6 +32,7 @@ import os
 import platform
 import signal
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -416,6 +417,7 @@ def _stop(signum, frame):
     raise _Stopped()
 
 
+
 def _sweep(args, rows):
     """Measures every (game, mode, backend, envs) cell, appending one row per cell."""
     for game in args.games:
@@ -484,8 +486,10 @@ def main(argv=None, prog="python -m cule.benchmark"):
     stopped = False
     try:
         _sweep(args, rows)
-    except (_Stopped, KeyboardInterrupt):
-        stopped = True
+    except (_Stopped, KeyboardInterrupt) as e:
+        # the exit status a shell gives a process the signal killed (143 / 130), so
+        # that `python -m cule.benchmark ... && next` does not go on after a stop
+        stopped = 128 + (signal.SIGTERM if isinstance(e, _Stopped) else signal.SIGINT)
         print("\nstopped early: reporting what was measured so far")
     finally:
         if previous is not None:
@@ -503,10 +507,13 @@ def main(argv=None, prog="python -m cule.benchmark"):
         # Every backend asked for was skipped or failed (e.g. cule-cuda without a GPU), or
         # the run was stopped before its first cell: nothing is written, so earlier
         # results in --out-dir stay as they were.
-        why = ("stopped before anything was measured" if stopped else
-               "nothing was measured: every backend asked for was skipped or failed (see above)")
         _remove_folders(made)
-        raise SystemExit(f"{why}; nothing was written to {args.out_dir}")
+        if stopped:
+            print(f"stopped before anything was measured; nothing was written to {args.out_dir}",
+                  file=sys.stderr)
+            raise SystemExit(stopped)
+        raise SystemExit("nothing was measured: every backend asked for was skipped or failed "
+                         f"(see above); nothing was written to {args.out_dir}")
     csv_path = os.path.join(args.out_dir, "benchmark.csv")
     with open(csv_path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=["game", "mode", "backend", "num_envs", "fps", "fps_min", "fps_max", "skipped"])
@@ -515,9 +522,11 @@ def main(argv=None, prog="python -m cule.benchmark"):
             w.writerow({k: r.get(k) for k in w.fieldnames})
     with open(os.path.join(args.out_dir, "benchmark.json"), "w") as f:
         json.dump({"machine": machine_info(), "args": vars(args), "results": rows, "speedups": speedups,
-                   "stopped_early": stopped}, f, indent=2)
+                   "stopped_early": bool(stopped)}, f, indent=2)
     plot(rows, os.path.join(args.out_dir, "benchmark.png"))
     print(f"\nwrote benchmark.csv, benchmark.json and benchmark.png in {args.out_dir}")
+    if stopped:   # written, but the sweep is incomplete: exit as the signal would
+        raise SystemExit(stopped)
     return rows
 
 

@@ -27,7 +27,7 @@ from gymnasium.utils import seeding
 from . import _core, _vector
 from .ale_settings import AleSettings
 from .ale_state import ALEState
-from .atari import Atari, _real_number, _state_type_note
+from .atari import Atari, _index_or_none, _real_number, _state_type_note
 from .human_render import HumanDisplay
 from ._rom_table import ROMS
 from .roms import PADDLE_MAX, PADDLE_MIN, _PADDLE_MAX_OVERRIDE, identify, load_rom
@@ -709,13 +709,12 @@ class AtariEnv(gymnasium.Env, utils.EzPickle):
         # Arguments of the wrong type: ALETypeError (also a TypeError), as ale-py's
         # setInt / setFloat / setMode / setDifficulty bindings raise TypeError.
         if max_num_frames_per_episode is not None:
-            try:   # an int, a NumPy integer, a 0-d integer array or tensor (not a bool)
-                if isinstance(max_num_frames_per_episode, (bool, np.bool_)):
-                    raise TypeError
-                max_num_frames_per_episode = operator.index(max_num_frames_per_episode)
-            except TypeError:
+            # an int, a NumPy integer, a 0-d integer array or tensor (not a bool, nor a bool tensor)
+            frames = _index_or_none(max_num_frames_per_episode)
+            if frames is None:
                 raise ALETypeError(f"max_num_frames_per_episode must be None or an integer, "
-                                   f"got {max_num_frames_per_episode!r}") from None
+                                   f"got {max_num_frames_per_episode!r}")
+            max_num_frames_per_episode = frames
         _check_real("repeat_action_probability", repeat_action_probability)
         _check_real("continuous_action_threshold", continuous_action_threshold)
         if not (isinstance(continuous, (bool, np.bool_)) or (_is_int(continuous) and continuous in (0, 1))):

@@ -89,8 +89,11 @@ def test_a_stop_is_not_replaced_by_an_env_that_fails_to_close(monkeypatch):
     assert closes == [False, True]
 
 
-def test_sigterm_stops_the_sweep_and_keeps_what_was_measured(tmp_path):
-    # `timeout` sends SIGTERM: the cells measured so far are still written.
+@pytest.mark.parametrize("sig, status", [("SIGTERM", 143), ("SIGINT", 130)])
+def test_a_stop_ends_the_sweep_keeps_what_was_measured_and_exits_as_the_signal(tmp_path, sig, status):
+    # `timeout` sends SIGTERM, Ctrl-C SIGINT: the cells measured so far are still
+    # written, and the exit status is a shell's for a process the signal killed
+    # (128 + the signal's number), so `... && next` does not go on.
     import signal
     proc = subprocess.Popen([sys.executable, "-u", "-m", "cule.benchmark", "--backends", "cule-cpu", "--games", "pong",
                              "--modes", "emulation", "--num-envs", "1", "2", "4", "8", "16", "--warmup", "0",
@@ -99,9 +102,9 @@ def test_sigterm_stops_the_sweep_and_keeps_what_was_measured(tmp_path):
     for line in proc.stdout:   # the header, then the first measured cell
         if "cule-cpu" in line:
             break
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(getattr(signal, sig))
     out = proc.stdout.read()
-    assert proc.wait(timeout=60) == 0
+    assert proc.wait(timeout=60) == status
     assert "stopped early" in out
     data = json.loads((tmp_path / "benchmark.json").read_text())
     assert data["stopped_early"] is True

@@ -609,6 +609,11 @@ def test_constructor_integers_may_be_0d_arrays_and_tensors_as_in_ale_py():
     assert a[3] and b[4]["episode_frame_number"] == 60, (t, b[4])
     with pytest.raises(TypeError):
         gym.make("cule/Pong-v5", max_num_frames_per_episode=np.array(6.0))
+    # cule refuses bools for numbers (README, Gymnasium), a bool tensor too, which
+    # operator.index would take as 0 / 1
+    for flag in (True, np.bool_(True), torch.tensor(True)):
+        with pytest.raises(TypeError, match="max_num_frames_per_episode must be None or an integer"):
+            gym.make("cule/Pong-v5", max_num_frames_per_episode=flag)
 
 
 def test_random_rollout_grid_shows_the_first_64_screens_at_most(tmp_path):
