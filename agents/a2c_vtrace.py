@@ -768,8 +768,11 @@ def check_args(args) -> None:
     if args.device:
         try:
             dev = torch.device(args.device)
-        except (RuntimeError, TypeError) as e:
-            raise SystemExit(f"--device {args.device}: {e}") from None
+        except (RuntimeError, TypeError):
+            raise SystemExit(f"--device {args.device}: not a PyTorch device; use cpu, cuda or cuda:N") from None
+        if dev.type not in ("cpu", "cuda") and args.env_backend != "ale" and _cule_env_class() is not None:
+            raise SystemExit(f"--device {args.device}: cule's envs run on cpu or cuda; use one of them, or "
+                             f"--env-backend ale (ale-py's envs, whose observations are copied to the device)")
         if dev.type == "cuda" and not torch.cuda.is_available():
             raise SystemExit(f"--device {args.device}: no CUDA device is available "
                              "(this PyTorch has no CUDA support or no GPU is present); use --device cpu")

@@ -145,13 +145,18 @@ def _parse_device(device, error=ValueError) -> torch.device:
     a CPU or CUDA device."""
     if device is None:
         return torch.device("cpu")
+    if isinstance(device, (int, np.integer)) and not isinstance(device, (bool, np.bool_)):
+        # PyTorch takes an int as the accelerator's ordinal: CUDA's here
+        device = torch.device("cuda", int(device)) if device >= 0 else device
     try:
         d = torch.device(device)
     except (RuntimeError, TypeError):
         raise error(f"invalid device {device!r}: use 'cpu', 'cuda' or 'cuda:N'") from None
     if d.type not in ("cpu", "cuda"):
         raise error(f"device {device!r} is not supported: use 'cpu', 'cuda' or 'cuda:N'")
-    return d
+    # 'cpu:N' is the CPU: its tensors are on torch.device('cpu'), which the outputs and
+    # the inputs' checks compare with
+    return torch.device("cpu") if d.type == "cpu" else d
 
 
 def _check_memory(num_envs: int, device: torch.device, emulated: bool, extra_per_env: int = 0,
@@ -231,7 +236,8 @@ def _core_cuda_built() -> bool:
 def _no_cuda_reason() -> str:
     """Why device="cuda" is not available here (when cuda_available() is False)."""
     if not _core_cuda_built():
-        return "this build of cule has no CUDA backend (cule.build_info()['cuda'] is False)"
+        return ("this build of cule has no CUDA backend (cule.build_info()['cuda'] is False; "
+                "reinstall with nvcc present: CULE_CUDA=1 pip install -e .)")
     return "no CUDA device is present (torch.cuda.is_available() is False)"
 
 
@@ -319,9 +325,10 @@ class Atari:
             frame buffers (about 101 KB each) would not fit in the machine's available
             memory (Linux's MemAvailable; or the GPU's memory) is refused before anything
             is allocated.
-        device: ``"cpu"`` (also ``None``, as in PyTorch) or ``"cuda"`` / ``"cuda:N"``
-            (needs a CUDA build, see ``cule.build_info()``, and a GPU; outputs are then
-            CUDA tensors).
+        device: ``"cpu"`` (also ``None``, as in PyTorch, and ``"cpu:N"``, which is the CPU)
+            or ``"cuda"`` / ``"cuda:N"`` / an int N (CUDA device N, as PyTorch takes an
+            int), a str or ``torch.device`` (needs a CUDA build, see
+            ``cule.build_info()``, and a GPU; outputs are then CUDA tensors).
         frameskip: frames emulated per ``act`` call (ALE ``frame_skip``), in [1, 2**31 - 1].
         repeat_action_probability: probability that a frame repeats the previous
             action instead of the new one (sticky actions), decided on every frame as
@@ -424,10 +431,10 @@ class Atari:
         if _emulate_cuda and self.device.type != "cpu":
             raise ValueError("_emulate_cuda runs on CPU tensors: leave device as 'cpu'")
         if self.device.type == "cuda" and not cuda_available():
-            raise ValueError(f"device {device!r} is not available: {_no_cuda_reason()}; use device='cpu'")
+            raise ValueError(f"device {str(device)!r} is not available: {_no_cuda_reason()}; use device='cpu'")
         if (self.device.type == "cuda" and self.device.index is not None
                 and self.device.index >= torch.cuda.device_count()):
-            raise ValueError(f"device {device!r} is not available: this machine has "
+            raise ValueError(f"device {str(device)!r} is not available: this machine has "
                              f"{torch.cuda.device_count()} CUDA device(s)")
         _check_memory(num_envs, self.device, _emulate_cuda)
         frameskip = _int_arg("frameskip", frameskip, 1, 2**31 - 1)

@@ -86,7 +86,8 @@ def make_runner(backend, game, num_envs, mode, threads, seed):
         import cule
         device = "cuda" if backend == "cule-cuda" else "cpu"
         if device == "cuda" and not (cule.build_info()["cuda"] and torch.cuda.is_available()):
-            raise Unavailable("cule was built without CUDA or no GPU is present")
+            from cule.atari import _no_cuda_reason
+            raise Unavailable(_no_cuda_reason())
         if mode == "emulation":
             # No observation: frames are emulated (collisions included) but not drawn.
             emu = cule.Atari(game, num_envs, device=device, frameskip=1, repeat_action_probability=0.25,

@@ -85,7 +85,7 @@ def main():
     try:
         run(a)
     except ValueError as e:   # unknown game or device, no GPU, a bad CULE_RESET_MEMO ...
-        ap.error(str(e))
+        ap.error(str(e).replace("device='cpu'", "--device cpu"))   # the flag, not the API's keyword
 
 
 def run(a):

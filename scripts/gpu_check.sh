@@ -72,6 +72,14 @@ cd "$(dirname "$0")/.."
 exec > >(tee -a "$LOG") 2>&1
 echo "== $(date -Iseconds) gpu_check $PHASE on $(hostname), budget $BUDGET s"
 PY="${PYTHON:-python3}"
+# Without a GPU nothing here can run: say so at once (it built for minutes, skipped every
+# test and exited 0).  nvidia-smi answers in a moment where there is one.
+if ! nvidia-smi -L > /dev/null 2>&1 && ! "$PY" -c "import sys, torch; sys.exit(not torch.cuda.is_available())" 2> /dev/null; then
+  echo "no CUDA GPU here (nvidia-smi lists none, and $PY's torch.cuda.is_available() is False): this"
+  echo "script is for a GPU machine; without one, tests/test_cuda_emu.py runs the CUDA backend's code"
+  echo "in a host emulation (see the README's CUDA section)"
+  exit 3
+fi
 if [ -d .whl ] && ls .whl/*.whl > /dev/null 2>&1; then
   if "$PY" -m pip install -q --no-index --no-deps --no-compile --target /tmp/cule-site .whl/*.whl; then
     export PYTHONPATH="/tmp/cule-site${PYTHONPATH:+:$PYTHONPATH}"

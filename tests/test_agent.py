@@ -517,6 +517,10 @@ def test_bad_sizes_fail_before_training(flag, tmp_path):
     (["--max-grad-norm", "0"], "--max-grad-norm must be finite and > 0.0"),
     (["--max-minutes", "nan"], "--max-minutes must be >= 0 and finite"),
     (["--max-minutes", "inf"], "--max-minutes must be >= 0 and finite"),
+    # a device torch knows but cule's envs do not run on (was refused by the env, after the
+    # log dir was written), and one torch does not know (was torch's list of device types)
+    (["--device", "mps"], "--device mps: cule's envs run on cpu or cuda"),
+    (["--device", "gpu"], "--device gpu: not a PyTorch device; use cpu, cuda or cuda:N"),
 ])
 def test_bad_hyperparameters_are_refused_before_anything_runs(flags, message, tmp_path):
     with pytest.raises(SystemExit) as e:

@@ -143,6 +143,7 @@ def test_partial_reset_only_touches_given_envs():
     ({"num_envs": 1, "device": "cuda"}, "device"),
     ({"num_envs": 1, "device": "tpu"}, "invalid device 'tpu': use 'cpu', 'cuda' or 'cuda:N'"),
     ({"num_envs": 1, "device": "CPU"}, "invalid device 'CPU'"),
+    ({"num_envs": 1, "device": -1}, "invalid device -1"),
     ({"num_envs": 1, "device": "meta"}, "not supported"),
     ({"num_envs": 1, "render": "yes"}, "render"),
     ({"num_envs": 1, "mode": 1.0}, "mode must be an integer"),
@@ -157,10 +158,19 @@ def test_bad_constructor_arguments(kwargs, match):
         cule.Atari("pong", n, **kwargs)
 
 
-def test_device_none_is_the_cpu():
-    # As PyTorch's device=None: the default device.
-    a = cule.Atari("pong", 1, device=None)
-    assert a.device == torch.device("cpu") and a.ram.device == torch.device("cpu")
+def test_device_none_and_cpu_n_are_the_cpu():
+    # As PyTorch's device=None: the default device; 'cpu:N' is the CPU, where PyTorch
+    # puts its tensors (the env reported 'cpu:1', its tensors 'cpu').
+    for d in (None, "cpu:1", torch.device("cpu", 0)):
+        a = cule.Atari("pong", 1, device=d)
+        assert a.device == torch.device("cpu") and a.ram.device == torch.device("cpu")
+    if not cule.cuda_atari.cuda_available():
+        # As PyTorch, an int is the accelerator's ordinal; the message names the device
+        # as a user writes it (it showed "device(type='cuda', index=1)").
+        with pytest.raises(ValueError, match=r"^device 'cuda:3' is not available"):
+            cule.Atari("pong", 1, device=3)
+        with pytest.raises(ValueError, match=r"^device 'cuda:1' is not available"):
+            cule.Atari("pong", 1, device=torch.device("cuda", 1))
 
 
 def test_unknown_games_and_rom_files(tmp_path):

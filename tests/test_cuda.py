@@ -23,7 +23,9 @@ from cule.cuda_atari import cuda_available
 
 from _lockstep import cpu_high_lockstep, lockstep_every_game
 
-pytestmark = pytest.mark.skipif(not cuda_available(), reason="no CUDA device or no CUDA build")
+from cule.atari import _no_cuda_reason  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not cuda_available(), reason=_no_cuda_reason() if not cuda_available() else "")
 
 # Frames per game of the all-games lock step: 5,000 (CULE_LOCKSTEP_FRAMES to change;
 # scripts/gpu_check.sh's 8-minute run sets 800), run on the GPU in CULE_LOCKSTEP_SEGMENTS

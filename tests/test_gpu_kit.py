@@ -71,6 +71,41 @@ def test_shell_scripts_parse():
         assert p.returncode == 0, (path.name, p.stderr)
 
 
+def test_gpu_check_without_a_gpu_stops_at_once(tmp_path):
+    # It built for minutes, skipped every test and exited 0 on a machine without a GPU.
+    import os
+    import torch
+    if torch.cuda.is_available() or shutil.which("nvidia-smi"):
+        pytest.skip("a machine with a GPU (or nvidia-smi) runs the real checks")
+    env = dict(os.environ, PYTHON=sys.executable)
+    p = subprocess.run(["bash", str(ROOT / "scripts" / "gpu_check.sh"), str(tmp_path / "out"), "pick"],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 3, p.stdout + p.stderr
+    assert "no CUDA GPU here" in p.stdout
+    assert sorted(q.name for q in (tmp_path / "out").iterdir()) == ["gpu_check.log"]
+
+
+def test_env_requirements_are_pyprojects_dependencies_and_test_extra():
+    # env/Dockerfile installs env/requirements.txt before cule; .ci/run installs the
+    # pinned torch and pyproject's dependencies + test extra: the same packages, so the
+    # image tests what CI tests (torch pinned as .ci/run pins it).
+    import re
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = project["dependencies"] + project["optional-dependencies"]["test"]
+    lines = [ln.strip() for ln in (ROOT / "env" / "requirements.txt").read_text().splitlines()]
+    listed = [ln for ln in lines if ln and not ln.startswith("#")]
+
+    def name(req):
+        return re.split(r"[<>=!~ ;\[]", req, maxsplit=1)[0].lower().replace("_", "-")
+    assert sorted({name(r) for r in listed}) == sorted({name(r) for r in wanted})
+    assert "torch==2.13.0" in listed
+    for req in wanted:   # the same bounds, torch's pin aside
+        if name(req) != "torch":
+            assert req in listed, req
+    assert "torch==2.13.0" in (ROOT / ".ci" / "run").read_text()
+
+
 def test_cuda_timing_spec_items():
     spec = importlib.util.spec_from_file_location("cuda_timing", ROOT / "scripts" / "cuda_timing.py")
     mod = importlib.util.module_from_spec(spec)

@@ -307,6 +307,13 @@ def test_bad_constructor_arguments():
     with pytest.raises(ValueError, match="invalid device 'tpu': use 'cpu', 'cuda' or 'cuda:N'"):
         AtariVectorEnv("pong", 2, device="tpu")
     assert AtariVectorEnv("pong", 1, device=None).device == torch.device("cpu")
+    # 'cpu:N' is the CPU (PyTorch puts its tensors on 'cpu'): the env takes its own
+    # tensors back (it refused them: "actions are on cpu, the environment is on cpu:0")
+    env = AtariVectorEnv("pong", 2, device="cpu:1")
+    obs, _ = env.reset(seed=0)
+    assert env.device == torch.device("cpu") and obs.device == env.device
+    assert env.step(obs.new_zeros(2, dtype=torch.int64))[0].shape == obs.shape
+    env.close()
     with pytest.raises(ValueError):
         AtariVectorEnv("no_such_game", 2)
     with pytest.raises(ValueError):
