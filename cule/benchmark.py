@@ -418,7 +418,6 @@ def _stop(signum, frame):
     raise _Stopped()
 
 
-
 def _sweep(args, rows):
     """Measures every (game, mode, backend, envs) cell, appending one row per cell."""
     for game in args.games:
