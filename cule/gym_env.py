@@ -144,6 +144,13 @@ class ConsoleView:
         self._settings = AleSettings()
         self._display_requested = False   # setBool("display_screen", True) since the last window opened
 
+    def __reduce_ex__(self, protocol):
+        # As ale-py's ALEInterface, which pybind11 makes unpicklable: pickle and
+        # copy.deepcopy / copy.copy raise TypeError (a copy made here was a fresh console,
+        # not tied to its env, whose play contradicted the settings it reported).
+        raise TypeError(f"cannot pickle {type(self).__name__!r} object (as ale-py's ALEInterface); "
+                        f"a state from cloneState() pickles, and so does the env (a fresh one)")
+
     @property
     def _atari(self) -> Atari:
         return self._env.atari   # loadROM may replace it

@@ -336,3 +336,33 @@ def test_record_screen_dir_with_a_nul_is_cut_there_as_ale_opens_its_c_string(tmp
         assert [p.name for p in (tmp_path / sub).iterdir()] == ["cut"]
     shot = [iio.imread(tmp_path / sub / "cut", extension=".png") for sub in ("ref", "ours")]
     assert shot[0].shape == (210, 320, 3) and np.array_equal(shot[0], shot[1])
+
+
+def test_interfaces_do_not_pickle_or_copy_as_in_ale_py():
+    # ale-py's ALEInterface (a pybind11 class) refuses pickle and copy with TypeError.
+    # cule's made a fresh console instead, whose play contradicted the settings it
+    # reported (sticky 0.25 and frame_skip 1 after setFloat / setInt), and a copy of
+    # env.unwrapped.ale was not tied to its env.
+    import copy
+    import pickle
+
+    import gymnasium as gym
+
+    ref = ale_py.ALEInterface()
+    ours = cule.ALEInterface()
+    ours.setFloat("repeat_action_probability", 0.0)
+    ours.loadROM(ale_py.roms.get_rom_path("breakout"))
+    env = gym.make("cule/Breakout-v5")
+    env.reset(seed=0)
+    for copier in (copy.copy, copy.deepcopy, pickle.dumps):
+        with pytest.raises(TypeError, match="cannot pickle 'ALEInterface' object"):
+            copier(ref)
+        with pytest.raises(TypeError, match="cannot pickle 'ALEInterface' object"):
+            copier(ours)
+        with pytest.raises(TypeError, match="cannot pickle"):
+            copier(env.unwrapped.ale)
+    # What does pickle: its states, and the env (a fresh env, as ale-py's EzPickle env).
+    state = pickle.loads(pickle.dumps(ours.cloneState()))
+    ours.restoreState(state)
+    assert copy.deepcopy(env).reset(seed=0)[0].shape == (210, 160, 3)
+    env.close()
